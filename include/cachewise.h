@@ -1,0 +1,233 @@
+/*
+ * cachewise.h - cache-aware memory copies with runtime CPU dispatch.
+ *
+ * The only public header of the cachewise library. Every function is
+ * thread-safe. Implementation selection happens once, on first use (or at
+ * load time), and may be changed later with cw_impl_select().
+ *
+ * Common contract of the copy functions, unless a function says otherwise:
+ *  - n == 0 copies nothing and never dereferences dst or src, so NULL is
+ *    allowed there (unlike ISO memcpy).
+ *  - No alignment is required of dst, src or n.
+ *  - The "restrict" functions require [dst, dst+n) and [src, src+n) not to
+ *    overlap; overlapping calls give unspecified bytes in dst (but never
+ *    touch memory outside [dst, dst+n)). Use cw_memmove for overlap.
+ *  - No byte outside [dst, dst+n) is ever written, and no byte outside
+ *    [src, src+n) is ever read (buffers may end at a protected page).
+ */
+#ifndef CACHEWISE_H
+#define CACHEWISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#define CW_RESTRICT
+#else
+#define CW_RESTRICT restrict
+#endif
+
+#define CW_VERSION_MAJOR 0
+#define CW_VERSION_MINOR 1
+#define CW_VERSION_PATCH 0
+
+#if defined(__GNUC__)
+#define CW_API __attribute__((visibility("default")))
+#else
+#define CW_API
+#endif
+
+/* ---- Copy hints for cw_copy() (and flags for cw_copy_safe()) ------------ */
+
+/** Destination won't be read soon: write it with streaming (non-temporal)
+ *  stores so it does not evict other data from the caches. */
+#define CW_DST_NOREUSE 0x1u
+/** Destination will be read soon: keep it cached, never stream. */
+#define CW_DST_REUSE 0x2u
+/** Source won't be read again: read it with non-temporal hints
+ *  (prefetchnta) so the source doesn't evict other data either. */
+#define CW_SRC_NOREUSE 0x4u
+/** Persist: flushcache copy followed by cw_drain(). */
+#define CW_PERSIST 0x8u
+/** cw_copy_safe() only: after a fault in the source, zero the part of the
+ *  destination that could not be copied. Invalid for cw_copy(). */
+#define CW_ZERO_TAIL 0x10u
+
+/* ---- Copies -------------------------------------------------------------- */
+
+/** Drop-in memcpy: the fastest copy for the size on this CPU. At or above
+ *  the non-temporal threshold (cw_get_info()->nt_threshold) it uses
+ *  streaming stores, as glibc does, and fences before returning.
+ *  Returns dst. */
+CW_API void *cw_memcpy(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_t n);
+
+/** Drop-in memmove: any overlap, either direction. Returns dst. */
+CW_API void *cw_memmove(void *dst, const void *src, size_t n);
+
+/** Copy writing the destination with non-temporal (streaming) stores wherever
+ *  possible; the unaligned head/tail that cannot be streamed whole uses
+ *  ordinary stores. Ends with a store fence, so it can replace memcpy
+ *  anywhere (the copy is globally visible in order on return).
+ *  Returns dst. */
+CW_API void *cw_memcpy_nt(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_t n);
+
+/** Like the Linux kernel's memcpy_flushcache(): after this call and a
+ *  following cw_drain(), no cache line of [dst, dst+n) is left dirty in the
+ *  CPU caches. Whole lines are written with streaming stores, partial lines
+ *  with ordinary stores followed by clwb (else clflushopt, else clflush).
+ *  Does NOT fence: call cw_drain() once after a batch of these.
+ *  On non-x86 targets the copy is done but cache flushing is unavailable
+ *  (cw_get_info()->has_clflush == 0 tells).
+ *  Returns dst. The header wrapper cw_memcpy_flushcache() below inlines
+ *  constant 4, 8 and 16-byte copies. */
+CW_API void *cw_memcpy_flushcache_fn(void *CW_RESTRICT dst, const void *CW_RESTRICT src,
+                                     size_t n);
+
+/** Store fence completing earlier streaming stores and cache flushes
+ *  (sfence on x86-64; a full fence elsewhere). */
+CW_API void cw_drain(void);
+
+/** cw_memcpy_flushcache() + cw_drain(). Returns dst. */
+CW_API void *cw_memcpy_persist(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_t n);
+
+/** The same copy engine with per-call hints (CW_DST_NOREUSE, CW_DST_REUSE,
+ *  CW_SRC_NOREUSE, CW_PERSIST), 0 = auto (exactly cw_memcpy).
+ *   - CW_DST_NOREUSE: stream the destination at every size (as cw_memcpy_nt,
+ *     fenced on return).
+ *   - CW_DST_REUSE: temporal stores at every size, never streaming.
+ *   - CW_SRC_NOREUSE: read the source with non-temporal hints; the
+ *     destination follows the other bits (auto if none).
+ *   - CW_PERSIST: cw_memcpy_persist (may be combined with CW_DST_NOREUSE and
+ *     CW_SRC_NOREUSE).
+ *  Contradictory bits (CW_DST_NOREUSE|CW_DST_REUSE, CW_PERSIST|CW_DST_REUSE)
+ *  or unknown bits (including CW_ZERO_TAIL): returns NULL, sets errno to
+ *  EINVAL and copies nothing. Otherwise returns dst. */
+CW_API void *cw_copy(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_t n,
+                     unsigned hints);
+
+/** Fault-tolerant copy, the userspace copy_from_user().
+ *  Returns the number of bytes NOT copied (0 = all copied); on return
+ *  [dst, dst + n - ret) holds the copy. When the first inaccessible byte is
+ *  at offset k of the source (or of the destination), ret == n - k exactly.
+ *  Survives SIGSEGV (PROT_NONE, unmapped) and SIGBUS (past the end of a
+ *  truncated file mapping, media errors) in source or destination.
+ *  flags: the cw_copy() hints plus CW_ZERO_TAIL (after a source fault, zero
+ *  [dst + n - ret, dst + n) as far as the destination is writable). NULL src
+ *  or dst with n > 0 returns n. Unknown or contradictory flags: returns n
+ *  with errno = EINVAL. Overlapping buffers are not allowed.
+ *  Thread-safe; installs SIGSEGV/SIGBUS handlers once (on first call, or
+ *  by cw_safe_init()), chained to the handlers installed before: a fault
+ *  outside cw_copy_safe goes to the previous handler or the default action.
+ *  A program that installs its own SIGSEGV/SIGBUS handler AFTER cachewise
+ *  must call cw_safe_handle_fault() first thing in that handler (see below).
+ */
+CW_API size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags);
+
+/** Install cachewise's SIGSEGV/SIGBUS handlers now (idempotent). Returns 0,
+ *  or -1 with errno from sigaction(). Called implicitly by cw_copy_safe(). */
+CW_API int cw_safe_init(void);
+
+/** For programs that install their own SIGSEGV/SIGBUS handler after
+ *  cachewise's: call this first in that handler with its three arguments.
+ *  If the fault belongs to a cw_copy_safe() in progress on this thread it
+ *  does not return (the copy resumes and reports the fault); otherwise it
+ *  returns 0 and the program's handler continues. Async-signal-safe. */
+CW_API int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext);
+
+/* ---- Implementations and information ------------------------------------- */
+
+/** Name of the active implementation ("generic", "sse2", "avx2", "avx512"). */
+CW_API const char *cw_impl_name(void);
+
+/** NULL-terminated list of the implementations this CPU can run, best first.
+ *  Static storage; never freed. */
+CW_API const char *const *cw_impl_list(void);
+
+/** Make `name` the active implementation for the whole process.
+ *  Returns 0; or -1 with errno = ENOENT (unknown name, or NULL) or ENOTSUP
+ *  (known but not runnable on this CPU/OS), keeping the current one.
+ *  Thread-safe, but copies already running in other threads finish with the
+ *  implementation they started with. */
+CW_API int cw_impl_select(const char *name);
+
+#define CW_INFO_MAX_ERRORS 8
+#define CW_INFO_ERROR_LEN 160
+
+struct cw_info {
+    /* CPU features, 1 = usable (for vector ISAs: CPUID and OS-enabled state) */
+    int sse2, avx2, avx512f, avx512bw, avx512vl;
+    int erms, fsrm, clflush, clflushopt, clwb, movdir64b;
+    char cpu_vendor[16];
+    char cpu_model[64];
+    /* data/unified cache sizes in bytes per level, 0 = unknown; l3 is the
+     * whole shared L3 as CPUID reports it */
+    size_t l1d_size, l2_size, l3_size;
+    size_t cache_line;
+    /* thresholds in force */
+    size_t nt_threshold;     /* cw_memcpy streams at n >= this */
+    const char *nt_threshold_source; /* "cpu" (formula) or "env" */
+    const char *flush_insn;  /* "clwb", "clflushopt", "clflush" or "none" */
+    const char *impl;        /* active implementation name */
+    const char *impl_source; /* "cpu" (best runnable) or "env" or "api" */
+    /* configuration errors: invalid environment settings that were ignored */
+    int n_errors;
+    char errors[CW_INFO_MAX_ERRORS][CW_INFO_ERROR_LEN];
+};
+
+/** Detected features, cache sizes, thresholds in force and configuration
+ *  errors. Static storage, valid for the life of the process; the fields
+ *  impl/impl_source follow cw_impl_select(). */
+CW_API const struct cw_info *cw_get_info(void);
+
+/** Library version as "major.minor.patch". */
+CW_API const char *cw_version(void);
+
+/* ---- Header fast path ----------------------------------------------------- */
+
+/* The kernel's memcpy_flushcache inlines constant 4, 8 and 16-byte copies as
+ * movnti stores (no call, no flush needed: movnti bypasses the cache). The
+ * destination of an inlined copy must be naturally aligned for the size
+ * (4/8 bytes) for movnti not to split a cache line; unaligned constant-size
+ * destinations are fine too, they just may span two lines. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(CW_NO_INLINE)
+#define CW__INLINE static inline __attribute__((always_inline))
+#define CW__MOVNTI(dst, val) __asm__ volatile("movnti %1, %0" : "=m"(*(dst)) : "r"(val))
+CW__INLINE void *cw_memcpy_flushcache(void *CW_RESTRICT dst, const void *CW_RESTRICT src,
+                                      size_t n)
+{
+    if (__builtin_constant_p(n) && (n == 4 || n == 8 || n == 16)) {
+        unsigned char *d = (unsigned char *)dst;
+        const unsigned char *s = (const unsigned char *)src;
+        uint32_t w4;
+        uint64_t lo, hi;
+        if (n == 4) {
+            __builtin_memcpy(&w4, s, 4);
+            CW__MOVNTI((uint32_t *)d, w4);
+        } else if (n == 8) {
+            __builtin_memcpy(&lo, s, 8);
+            CW__MOVNTI((uint64_t *)d, lo);
+        } else {
+            __builtin_memcpy(&lo, s, 8);
+            __builtin_memcpy(&hi, s + 8, 8);
+            CW__MOVNTI((uint64_t *)d, lo);
+            CW__MOVNTI((uint64_t *)(d + 8), hi);
+        }
+        return dst;
+    }
+    return cw_memcpy_flushcache_fn(dst, src, n);
+}
+#undef CW__MOVNTI
+#undef CW__INLINE
+#else
+static inline void *cw_memcpy_flushcache(void *CW_RESTRICT dst, const void *CW_RESTRICT src,
+                                         size_t n)
+{
+    return cw_memcpy_flushcache_fn(dst, src, n);
+}
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CACHEWISE_H */

@@ -1,0 +1,320 @@
+/* Dispatch: one-time CPU detection and implementation selection, and the
+ * public copy entry points that route each call by size and hints.
+ * Compiled for the baseline ISA (x86-64 = SSE2): it may run on any CPU. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Implementations in priority order: the first runnable one wins. */
+const struct cwi_impl *const cwi_impls[] = {
+#if defined(__x86_64__)
+    &cwi_impl_avx512,
+    &cwi_impl_avx2,
+    &cwi_impl_sse2,
+#endif
+    &cwi_impl_generic,
+    NULL,
+};
+#define N_IMPLS (sizeof cwi_impls / sizeof cwi_impls[0] - 1)
+
+struct cw_info cwi_info;
+
+static _Atomic(const struct cwi_impl *) g_active;
+static size_t g_nt_threshold = SIZE_MAX; /* written once, before g_active */
+static uint32_t g_features;
+static const char *g_runnable[N_IMPLS + 1];
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+static int runnable(const struct cwi_impl *impl)
+{
+    return (impl->required & g_features) == impl->required;
+}
+
+static const struct cwi_impl *find_impl(const char *name)
+{
+    for (size_t i = 0; cwi_impls[i] != NULL; i++)
+        if (strcmp(cwi_impls[i]->name, name) == 0)
+            return cwi_impls[i];
+    return NULL;
+}
+
+/* The formula behind the default non-temporal threshold (docs/TUNING.md):
+ * a copy bigger than a quarter of the L3 would evict a large part of what
+ * every other core keeps there, and DRAM-sized copies stream faster anyway. */
+static size_t default_nt_threshold(const struct cwi_cpu *c)
+{
+    size_t t;
+    if (c->l3 != 0)
+        t = c->l3 / 4;
+    else if (c->l2 != 0)
+        t = c->l2 * 4;
+    else
+        t = (size_t)4 << 20;
+    if (t < 0x4040)
+        t = 0x4040;
+    return t;
+}
+
+static int env_verbose(void)
+{
+    const char *v = cwi_getenv("CACHEWISE_VERBOSE");
+    return v != NULL && v[0] != '\0' && v[0] != '0';
+}
+
+static void copy_string(char *dst, size_t cap, const char *src)
+{
+    size_t i = 0;
+    for (; i + 1 < cap && src[i] != '\0'; i++)
+        dst[i] = src[i];
+    dst[i] = '\0';
+}
+
+static void init_once(void)
+{
+    struct cwi_cpu cpu;
+    cwi_cpu_detect(&cpu);
+    g_features = cpu.features;
+
+    struct cw_info *in = &cwi_info;
+    in->sse2 = !!(cpu.features & CWI_F_SSE2);
+    in->avx2 = !!(cpu.features & CWI_F_AVX2);
+    in->avx512f = !!(cpu.features & CWI_F_AVX512F);
+    in->avx512bw = !!(cpu.features & CWI_F_AVX512BW);
+    in->avx512vl = !!(cpu.features & CWI_F_AVX512VL);
+    in->erms = !!(cpu.features & CWI_F_ERMS);
+    in->fsrm = !!(cpu.features & CWI_F_FSRM);
+    in->clflush = !!(cpu.features & CWI_F_CLFLUSH);
+    in->clflushopt = !!(cpu.features & CWI_F_CLFLUSHOPT);
+    in->clwb = !!(cpu.features & CWI_F_CLWB);
+    in->movdir64b = !!(cpu.features & CWI_F_MOVDIR64B);
+    copy_string(in->cpu_vendor, sizeof in->cpu_vendor, cpu.vendor);
+    copy_string(in->cpu_model, sizeof in->cpu_model, cpu.model);
+    in->l1d_size = cpu.l1d;
+    in->l2_size = cpu.l2;
+    in->l3_size = cpu.l3;
+    in->cache_line = cpu.line;
+    in->flush_insn = cwi_flush_select(cpu.features);
+
+    size_t nt = default_nt_threshold(&cpu);
+    in->nt_threshold_source = "cpu";
+    const char *env = cwi_getenv("CACHEWISE_NT_THRESHOLD");
+    if (env != NULL) {
+        size_t v;
+        if (cwi_parse_size(env, &v) == 0) {
+            nt = v;
+            in->nt_threshold_source = "env";
+        } else {
+            cwi_config_error("CACHEWISE_NT_THRESHOLD=\"%.60s\": not a byte count "
+                             "(digits with optional K/M/G suffix)", env);
+        }
+    }
+    in->nt_threshold = nt;
+    g_nt_threshold = nt;
+
+    size_t k = 0;
+    const struct cwi_impl *best = NULL;
+    for (size_t i = 0; cwi_impls[i] != NULL; i++) {
+        if (runnable(cwi_impls[i])) {
+            g_runnable[k++] = cwi_impls[i]->name;
+            if (best == NULL)
+                best = cwi_impls[i];
+        }
+    }
+    g_runnable[k] = NULL;
+    in->impl_source = "cpu";
+
+    env = cwi_getenv("CACHEWISE_IMPL");
+    if (env != NULL && env[0] != '\0') {
+        const struct cwi_impl *forced = find_impl(env);
+        if (forced == NULL)
+            cwi_config_error("CACHEWISE_IMPL=\"%.60s\": unknown implementation", env);
+        else if (!runnable(forced))
+            cwi_config_error("CACHEWISE_IMPL=\"%.60s\": not supported by this CPU", env);
+        else {
+            best = forced;
+            in->impl_source = "env";
+        }
+    }
+    in->impl = best->name;
+    atomic_store_explicit(&g_active, best, memory_order_release);
+
+    if (env_verbose()) {
+        char line[256];
+        int len = snprintf(line, sizeof line,
+                           "cachewise: impl=%s (%s) nt_threshold=%zu (%s) flush=%s "
+                           "L1d=%zu L2=%zu L3=%zu\n",
+                           in->impl, in->impl_source, in->nt_threshold,
+                           in->nt_threshold_source, in->flush_insn, in->l1d_size,
+                           in->l2_size, in->l3_size);
+        if (len > 0)
+            (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
+    }
+}
+
+void cwi_init(void)
+{
+    pthread_once(&g_once, init_once);
+}
+
+/* Selection also runs when the library is loaded, so the first copy does
+ * not pay for it; the lazy path covers copies made by other constructors. */
+__attribute__((constructor)) static void cwi_init_at_load(void)
+{
+    cwi_init();
+}
+
+static inline const struct cwi_impl *active(void)
+{
+    const struct cwi_impl *impl = atomic_load_explicit(&g_active, memory_order_acquire);
+    if (__builtin_expect(impl == NULL, 0)) {
+        cwi_init();
+        impl = atomic_load_explicit(&g_active, memory_order_acquire);
+    }
+    return impl;
+}
+
+const struct cwi_impl *cwi_active(void)
+{
+    return active();
+}
+
+static int disjoint(const void *a, const void *b, size_t n)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return (x > y ? x - y : y - x) >= n;
+}
+
+void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+    const struct cwi_impl *impl = active();
+    if (__builtin_expect(n >= g_nt_threshold, 0)) {
+        impl->copy_nt(dst, src, n);
+        cwi_sfence();
+    } else {
+        impl->copy(dst, src, n);
+    }
+    return dst;
+}
+
+void *cw_memmove(void *dst, const void *src, size_t n)
+{
+    const struct cwi_impl *impl = active();
+    if (__builtin_expect(n >= g_nt_threshold, 0) && disjoint(dst, src, n)) {
+        impl->copy_nt(dst, src, n);
+        cwi_sfence();
+    } else {
+        impl->move(dst, src, n);
+    }
+    return dst;
+}
+
+void *cw_memcpy_nt(void *restrict dst, const void *restrict src, size_t n)
+{
+    active()->copy_nt(dst, src, n);
+    cwi_sfence();
+    return dst;
+}
+
+void *cw_memcpy_flushcache_fn(void *restrict dst, const void *restrict src, size_t n)
+{
+    active()->flushcache(dst, src, n);
+    return dst;
+}
+
+void cw_drain(void)
+{
+    cwi_sfence();
+}
+
+void *cw_memcpy_persist(void *restrict dst, const void *restrict src, size_t n)
+{
+    active()->flushcache(dst, src, n);
+    cwi_sfence();
+    return dst;
+}
+
+int cwi_hints_valid(unsigned hints)
+{
+    const unsigned known = CW_DST_NOREUSE | CW_DST_REUSE | CW_SRC_NOREUSE | CW_PERSIST;
+    if (hints & ~known)
+        return 0;
+    if ((hints & CW_DST_NOREUSE) && (hints & CW_DST_REUSE))
+        return 0;
+    if ((hints & CW_PERSIST) && (hints & CW_DST_REUSE))
+        return 0;
+    return 1;
+}
+
+void cwi_copy_hinted(void *restrict dst, const void *restrict src, size_t n, unsigned hints)
+{
+    const struct cwi_impl *impl = active();
+    if (hints & CW_PERSIST) {
+        impl->flushcache(dst, src, n);
+        cwi_sfence();
+    } else if (hints & CW_DST_NOREUSE) {
+        (hints & CW_SRC_NOREUSE ? impl->copy_nt_srcnta : impl->copy_nt)(dst, src, n);
+        cwi_sfence();
+    } else if (hints & CW_DST_REUSE) {
+        (hints & CW_SRC_NOREUSE ? impl->copy_srcnta : impl->copy)(dst, src, n);
+    } else if (n >= g_nt_threshold) {
+        (hints & CW_SRC_NOREUSE ? impl->copy_nt_srcnta : impl->copy_nt)(dst, src, n);
+        cwi_sfence();
+    } else {
+        (hints & CW_SRC_NOREUSE ? impl->copy_srcnta : impl->copy)(dst, src, n);
+    }
+}
+
+void *cw_copy(void *restrict dst, const void *restrict src, size_t n, unsigned hints)
+{
+    if (!cwi_hints_valid(hints)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    cwi_copy_hinted(dst, src, n, hints);
+    return dst;
+}
+
+const char *cw_impl_name(void)
+{
+    return active()->name;
+}
+
+const char *const *cw_impl_list(void)
+{
+    cwi_init();
+    return g_runnable;
+}
+
+int cw_impl_select(const char *name)
+{
+    cwi_init();
+    const struct cwi_impl *impl = name != NULL ? find_impl(name) : NULL;
+    if (impl == NULL) {
+        errno = ENOENT;
+        return -1;
+    }
+    if (!runnable(impl)) {
+        errno = ENOTSUP;
+        return -1;
+    }
+    atomic_store_explicit(&g_active, impl, memory_order_release);
+    cwi_info.impl = impl->name;
+    cwi_info.impl_source = "api";
+    return 0;
+}
+
+const struct cw_info *cw_get_info(void)
+{
+    cwi_init();
+    return &cwi_info;
+}
+
+const char *cw_version(void)
+{
+    return "0.1.0";
+}

@@ -1,0 +1,25 @@
+/* Non-x86 targets: no portable way to write back a cache line from user
+ * space, so flushcache degrades to an ordinary copy (cw_info says so). */
+#include "internal.h"
+
+const char *cwi_flush_select(uint32_t features)
+{
+    (void)features;
+    return "none";
+}
+
+void cwi_flush_line(const void *p)
+{
+    (void)p;
+}
+
+void cwi_flush_range(const void *p, size_t n)
+{
+    (void)p;
+    (void)n;
+}
+
+void cwi_sfence(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}

@@ -1,0 +1,116 @@
+/* Internal interfaces of the cachewise library. Not installed. Every symbol
+ * here is hidden (the library is built with -fvisibility=hidden); only the
+ * cw_* functions of include/cachewise.h are exported. */
+#ifndef CW_INTERNAL_H
+#define CW_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cachewise.h"
+
+#define CWI_HIDDEN __attribute__((visibility("hidden")))
+
+/* CPU feature bits: the `required` mask of an implementation. */
+enum {
+    CWI_F_SSE2 = 1u << 0,
+    CWI_F_AVX2 = 1u << 1,     /* AVX2 + OS-enabled YMM state */
+    CWI_F_AVX512F = 1u << 2,  /* + OS-enabled ZMM/opmask state */
+    CWI_F_AVX512BW = 1u << 3,
+    CWI_F_AVX512VL = 1u << 4,
+    CWI_F_ERMS = 1u << 5,
+    CWI_F_FSRM = 1u << 6,
+    CWI_F_CLFLUSH = 1u << 7,
+    CWI_F_CLFLUSHOPT = 1u << 8,
+    CWI_F_CLWB = 1u << 9,
+    CWI_F_MOVDIR64B = 1u << 10,
+};
+
+/* A copy kernel. All kernels: n may be 0 (then dst/src are not touched);
+ * no byte outside [dst,dst+n) is written, none outside [src,src+n) read;
+ * no trailing fence (the dispatcher fences). */
+typedef void (*cwi_copy_fn)(void *restrict dst, const void *restrict src, size_t n);
+typedef void (*cwi_move_fn)(void *dst, const void *src, size_t n);
+
+/* One implementation: a row of the dispatch table. */
+struct cwi_impl {
+    const char *name;
+    uint32_t required; /* CWI_F_* all of which must be present */
+    /* temporal copy, no overlap: the cw_memcpy body below the nt threshold */
+    cwi_copy_fn copy;
+    /* streaming destination (non-temporal stores for every whole aligned
+     * vector/line; ordinary stores for the unaligned head and tail) */
+    cwi_copy_fn copy_nt;
+    /* as copy_nt, and the source read with prefetchnta / non-temporal hints */
+    cwi_copy_fn copy_nt_srcnta;
+    /* temporal destination, source read with prefetchnta hints
+     * (CW_SRC_NOREUSE|CW_DST_REUSE) */
+    cwi_copy_fn copy_srcnta;
+    /* flushcache: streaming stores for whole lines, ordinary stores followed
+     * by cwi_flush_line() for partial lines; no fence */
+    cwi_copy_fn flushcache;
+    /* any overlap */
+    cwi_move_fn move;
+};
+
+/* Table of implementations compiled into this build, best first, terminated
+ * by a row with name == NULL. Defined in dispatch.c. */
+CWI_HIDDEN extern const struct cwi_impl *const cwi_impls[];
+
+/* Per-ISA rows (defined in src/generic.c and src/x86/<isa>.c). */
+CWI_HIDDEN extern const struct cwi_impl cwi_impl_generic;
+#if defined(__x86_64__)
+CWI_HIDDEN extern const struct cwi_impl cwi_impl_sse2;
+CWI_HIDDEN extern const struct cwi_impl cwi_impl_avx2;
+CWI_HIDDEN extern const struct cwi_impl cwi_impl_avx512;
+#endif
+
+/* ---- CPU detection (src/cpu.c) ---- */
+struct cwi_cpu {
+    uint32_t features; /* CWI_F_* */
+    char vendor[16];
+    char model[64];
+    size_t l1d, l2, l3, line;
+    unsigned threads_sharing_l3; /* logical CPUs sharing the L3, >= 1 */
+};
+CWI_HIDDEN void cwi_cpu_detect(struct cwi_cpu *out);
+
+/* ---- Options (src/options.c) ---- */
+/* Parse a byte count with optional K/M/G suffix (binary: 1K = 1024).
+ * Returns 0 and sets *out, or -1 on malformed/overflowing input. */
+CWI_HIDDEN int cwi_parse_size(const char *text, size_t *out);
+/* getenv that is safe before the C runtime is fully up (reads environ). */
+CWI_HIDDEN const char *cwi_getenv(const char *name);
+/* Record a configuration error in the info block (first CW_INFO_MAX_ERRORS
+ * kept) and print it when CACHEWISE_VERBOSE=1. printf-style. */
+CWI_HIDDEN void cwi_config_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- Global state (src/dispatch.c) ---- */
+/* Ensure the one-time initialisation (CPU detection, options, selection)
+ * has run. Cheap after the first call. */
+CWI_HIDDEN void cwi_init(void);
+CWI_HIDDEN extern struct cw_info cwi_info;
+CWI_HIDDEN const struct cwi_impl *cwi_active(void);
+
+/* ---- Cache-line flushing (x86: src/x86/flush.c; elsewhere a no-op) ---- */
+/* Write back the line containing p (clwb, else clflushopt, else clflush,
+ * chosen at init). */
+CWI_HIDDEN void cwi_flush_line(const void *p);
+/* Write back every line overlapping [p, p+n). */
+CWI_HIDDEN void cwi_flush_range(const void *p, size_t n);
+/* Choose the flush instruction from the CPU features; returns its name
+ * ("clwb", "clflushopt", "clflush" or "none"). Called once by cwi_init. */
+CWI_HIDDEN const char *cwi_flush_select(uint32_t features);
+/* Store fence. */
+CWI_HIDDEN void cwi_sfence(void);
+
+/* cw_copy hint handling shared with cw_copy_safe (src/dispatch.c). */
+CWI_HIDDEN int cwi_hints_valid(unsigned hints);
+CWI_HIDDEN void cwi_copy_hinted(void *restrict dst, const void *restrict src, size_t n,
+                                unsigned hints);
+
+/* Byte-by-byte helpers that the compiler must not turn into memcpy calls:
+ * files that use plain loops are compiled with -fno-builtin and
+ * -fno-tree-loop-distribute-patterns. */
+
+#endif /* CW_INTERNAL_H */

@@ -1,0 +1,2 @@
+/* STUB: replaced by the fault-tolerant copy. */
+#include "internal.h"
