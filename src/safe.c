@@ -1,2 +1,372 @@
-/* STUB: replaced by the fault-tolerant copy. */
+/* cw_copy_safe: a copy that survives SIGSEGV/SIGBUS in its source or
+ * destination and reports exactly how many bytes it could not copy, the
+ * userspace counterpart of the kernel's copy_from_user (docs/SAFE.md).
+ *
+ * The kernel finds the faulting instruction in an exception table; userspace
+ * has no such table, so each copy arms a per-thread recovery point
+ * (sigsetjmp without saving the mask: no system call) and the SIGSEGV/SIGBUS
+ * handler jumps back to it. The fast path is the ordinary hinted copy, one
+ * call, so a copy that does not fault costs one sigsetjmp more than cw_copy.
+ * A copy that faults is redone by a slow path that can say where the first
+ * inaccessible byte is, because the vector kernels touch bytes out of order
+ * (overlapping head/tail moves, rep movsb) and a fault address alone does
+ * not prove that every byte below it was readable. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <ucontext.h>
+#include <unistd.h>
+
 #include "internal.h"
+
+/* One armed copy. Lives on the stack of cw_copy_safe; the thread-local
+ * pointer below makes it visible to the signal handler. */
+struct safe_frame {
+    sigjmp_buf env;
+    struct safe_frame *prev; /* outer copy on this thread (signal handlers nest) */
+    uintptr_t dst, src;      /* the whole call's buffers: what counts as "our" fault */
+    size_t n;
+    volatile uintptr_t fault_addr; /* written by the handler before it jumps */
+    volatile int fault_errno;      /* errno when the fault hit */
+};
+
+/* initial-exec: reading it in the handler is one %fs-relative load, never a
+ * __tls_get_addr call (which may allocate: not async-signal-safe). One
+ * pointer only, so dlopen's small static-TLS reserve is enough. */
+static __thread struct safe_frame *volatile tls_frame
+    __attribute__((tls_model("initial-exec")));
+
+static struct sigaction g_old_segv, g_old_bus; /* written once, before g_ready */
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static atomic_int g_ready;
+static int g_init_errno;
+static uintptr_t g_page = 4096;
+
+/* ---- fault recognition (async-signal-safe) ----------------------------- */
+
+#if defined(__x86_64__)
+/* A general-protection fault (an access crossing into the non-canonical
+ * hole) reports SI_KERNEL and no address. */
+static int reaches_hole(uintptr_t base, size_t n)
+{
+    uintptr_t last = base + (n - 1);
+    return last < base || last > (uintptr_t)0x00007fffffffffffULL;
+}
+#endif
+
+static int fault_is_ours(const struct safe_frame *f, const siginfo_t *si)
+{
+    /* si_code <= 0: sent by kill()/sigqueue()/tgkill(), and si_addr is not
+     * an address at all (it overlays si_pid/si_uid). */
+    if (si->si_code <= 0)
+        return 0;
+    uintptr_t a = (uintptr_t)si->si_addr;
+    /* unsigned distance: also right for buffers that wrap the address space */
+    if (a - f->src < f->n || a - f->dst < f->n)
+        return 1;
+#if defined(__x86_64__)
+    if (si->si_code == SI_KERNEL && a == 0 &&
+        (reaches_hole(f->src, f->n) || reaches_hole(f->dst, f->n)))
+        return 1;
+#endif
+    return 0;
+}
+
+/* Jumping out of a handler skips sigreturn, so put back by hand what the
+ * kernel changed for the handler: the signal mask (a program handler that
+ * calls cw_safe_handle_fault may run with SIGSEGV blocked, and a later fault
+ * with SIGSEGV blocked kills the process) and, on x86-64, the SSE and x87
+ * control words (the handler starts with the defaults, and the program's
+ * rounding/flush-to-zero modes must survive the copy). */
+static void restore_interrupted_state(int sig, void *ucontext)
+{
+    sigset_t m;
+    sigemptyset(&m);
+    if (ucontext == NULL) {
+        sigaddset(&m, sig);
+        pthread_sigmask(SIG_UNBLOCK, &m, NULL);
+        return;
+    }
+    ucontext_t *uc = ucontext;
+    /* Member by member: the kernel frame holds only 64 mask bits where
+     * glibc's sigset_t is 1024. sigaddset refuses glibc's internal signals
+     * (the copy puts errno back); pthread_sigmask keeps those anyway. */
+    for (int s = 1; s <= 64; s++)
+        if (sigismember(&uc->uc_sigmask, s) == 1)
+            sigaddset(&m, s);
+    pthread_sigmask(SIG_SETMASK, &m, NULL);
+#if defined(__x86_64__)
+    if (uc->uc_mcontext.fpregs != NULL) {
+        unsigned int mxcsr = uc->uc_mcontext.fpregs->mxcsr;
+        unsigned short fcw = uc->uc_mcontext.fpregs->cwd;
+        __asm__ volatile("ldmxcsr %0" : : "m"(mxcsr));
+        __asm__ volatile("fldcw %0" : : "m"(fcw));
+    }
+#endif
+}
+
+int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext)
+{
+    struct safe_frame *f = tls_frame;
+    if (f == NULL || siginfo == NULL || (sig != SIGSEGV && sig != SIGBUS))
+        return 0;
+    if (!fault_is_ours(f, siginfo))
+        return 0;
+    /* the copy puts errno back itself: sanitizers' siglongjmp may change it */
+    f->fault_errno = errno;
+    f->fault_addr = (uintptr_t)((const siginfo_t *)siginfo)->si_addr;
+    /* disarm first: anything faulting from here on is not this copy's */
+    tls_frame = f->prev;
+    restore_interrupted_state(sig, ucontext);
+    siglongjmp(f->env, 1);
+}
+
+/* Hand a fault that is not ours to whoever had the signal before, as the
+ * kernel would have: the old handler with its own mask and flags, or the
+ * default action (re-executing the faulting instruction, so a crash is still
+ * a crash with the right signal and core dump). */
+static void chain(int sig, siginfo_t *si, void *uc)
+{
+    const struct sigaction *old = sig == SIGBUS ? &g_old_bus : &g_old_segv;
+    int has_info = (old->sa_flags & SA_SIGINFO) != 0;
+    void (*plain)(int) = old->sa_handler;
+
+    if ((has_info && old->sa_sigaction == NULL) ||
+        (!has_info && (plain == SIG_DFL || plain == SIG_IGN))) {
+        if (!has_info && plain == SIG_IGN && si->si_code <= 0)
+            return; /* an ignored kill(): stays ignored */
+        /* a real fault is never ignorable (Linux forces the default) */
+        struct sigaction dfl;
+        sigemptyset(&dfl.sa_mask);
+        dfl.sa_flags = 0;
+        dfl.sa_handler = SIG_DFL;
+        sigaction(sig, &dfl, NULL);
+        if (si->si_code <= 0)
+            raise(sig); /* nothing re-executes after a kill() */
+        return;
+    }
+
+    sigset_t block, before;
+    pthread_sigmask(SIG_BLOCK, &old->sa_mask, &before);
+    if (!(old->sa_flags & SA_NODEFER)) {
+        sigemptyset(&block);
+        sigaddset(&block, sig);
+        pthread_sigmask(SIG_BLOCK, &block, NULL);
+    }
+    if (has_info)
+        old->sa_sigaction(sig, si, uc);
+    else
+        plain(sig);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+}
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    int saved_errno = errno;
+    cw_safe_handle_fault(sig, si, uc); /* returns only if not ours */
+    chain(sig, si, uc);
+    errno = saved_errno;
+}
+
+static void install_once(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    if (p > 0 && ((unsigned long)p & ((unsigned long)p - 1)) == 0)
+        g_page = (uintptr_t)p;
+
+    /* Read the old actions before replacing them: the handler may run on
+     * another thread the instant sigaction() installs it, and must find
+     * them already stored. */
+    if (sigaction(SIGSEGV, NULL, &g_old_segv) != 0 || sigaction(SIGBUS, NULL, &g_old_bus) != 0) {
+        g_init_errno = errno;
+        return;
+    }
+    struct sigaction sa;
+    sigemptyset(&sa.sa_mask);
+    /* NODEFER: two faults in a row on one thread (the slow path's, after the
+     * fast path's) must both be delivered, and we jump out of the handler
+     * without sigreturn. ONSTACK: a program that sets up sigaltstack does so
+     * to survive stack overflows, keep that working. */
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+    sa.sa_sigaction = on_fault;
+    if (sigaction(SIGSEGV, &sa, &g_old_segv) != 0) {
+        g_init_errno = errno;
+        return;
+    }
+    if (sigaction(SIGBUS, &sa, &g_old_bus) != 0) {
+        g_init_errno = errno;
+        sigaction(SIGSEGV, &g_old_segv, NULL);
+        return;
+    }
+    atomic_store_explicit(&g_ready, 1, memory_order_release);
+}
+
+int cw_safe_init(void)
+{
+    if (atomic_load_explicit(&g_ready, memory_order_acquire))
+        return 0;
+    pthread_once(&g_once, install_once);
+    if (!atomic_load_explicit(&g_ready, memory_order_acquire)) {
+        errno = g_init_errno;
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- armed operations --------------------------------------------------- */
+
+/* Both return 0, or -1 after a fault (f->fault_addr says where). Separate
+ * functions so that no local of the caller lives across sigsetjmp. */
+__attribute__((noinline)) static int armed_copy(struct safe_frame *f, unsigned char *d,
+                                                const unsigned char *s, size_t len,
+                                                unsigned hints)
+{
+    if (sigsetjmp(f->env, 0) != 0)
+        return -1;
+    tls_frame = f;
+    cwi_copy_hinted(d, s, len, hints);
+    tls_frame = f->prev;
+    return 0;
+}
+
+typedef uint64_t safe_word __attribute__((may_alias));
+
+/* a loop, not memset: the library never calls the mem* functions */
+__attribute__((noinline)) static void zero_bytes(unsigned char *d, size_t len)
+{
+    for (; len != 0 && ((uintptr_t)d & 7); len--)
+        *d++ = 0;
+    for (; len >= 8; len -= 8, d += 8)
+        *(safe_word *)d = 0;
+    for (; len != 0; len--)
+        *d++ = 0;
+}
+
+__attribute__((noinline)) static int armed_zero(struct safe_frame *f, unsigned char *d,
+                                                size_t len)
+{
+    if (sigsetjmp(f->env, 0) != 0)
+        return -1;
+    tls_frame = f;
+    zero_bytes(d, len);
+    tls_frame = f->prev;
+    return 0;
+}
+
+/* ---- slow path ----------------------------------------------------------- */
+
+static size_t min3(size_t a, size_t b, size_t c)
+{
+    size_t m = a < b ? a : b;
+    return m < c ? m : c;
+}
+
+static size_t to_page_end(uintptr_t a)
+{
+    return (size_t)(g_page - (a & (g_page - 1)));
+}
+
+/* Offset, within the first `lim` bytes, of the start of the page holding
+ * fault address a (0 when a is elsewhere or unknown). */
+static size_t page_start_offset(const struct safe_frame *f, uintptr_t a, size_t lim)
+{
+    uintptr_t base;
+    if (a - f->src < lim)
+        base = f->src;
+    else if (a - f->dst < lim)
+        base = f->dst;
+    else
+        return 0;
+    uintptr_t page = a & ~(g_page - 1);
+    return page > base ? (size_t)(page - base) : 0;
+}
+
+/* After a fault: find the first byte k of the source or destination that
+ * cannot be accessed and leave [0, k) copied.
+ *
+ * 1. Copy everything below the page that faulted in one armed call; if that
+ *    faults too, retry below the new fault (strictly lower each time).
+ * 2. Copy the rest in chunks that end at the next page boundary of src or of
+ *    dst, whichever comes first. Each chunk after the first shares a source
+ *    page or a destination page with the chunk before, which was copied
+ *    whole, so when a chunk faults the inaccessible page is one that starts
+ *    at the chunk's first byte: k is that offset, exact to the byte even
+ *    though faults are only page-granular. */
+static size_t recover(struct safe_frame *f, unsigned char *d, const unsigned char *s, size_t n,
+                      unsigned flags)
+{
+    int saved_errno = f->fault_errno; /* as the caller had it */
+    unsigned hints = flags & ~CW_ZERO_TAIL;
+    /* chunks are small: keep the whole copy's cache policy, not the chunk's */
+    if (!(hints & (CW_DST_NOREUSE | CW_DST_REUSE | CW_PERSIST)) && n >= cwi_info.nt_threshold)
+        hints |= CW_DST_NOREUSE;
+
+    size_t off = 0, lim = n;
+    for (;;) {
+        size_t p = page_start_offset(f, f->fault_addr, lim);
+        if (p == 0)
+            break;
+        if (armed_copy(f, d, s, p, hints) == 0) {
+            off = p;
+            break;
+        }
+        lim = p;
+    }
+    while (off < n) {
+        size_t len = min3(n - off, to_page_end((uintptr_t)(s + off)),
+                          to_page_end((uintptr_t)(d + off)));
+        if (armed_copy(f, d + off, s + off, len, hints) != 0)
+            break;
+        off += len;
+    }
+
+    /* Zero only after a source fault; an unknown address (general-protection
+     * fault) is tried too: if it was the destination, the first store faults
+     * and nothing is written. */
+    if ((flags & CW_ZERO_TAIL) && off < n && f->fault_addr - f->dst >= n) {
+        size_t z = off;
+        while (z < n) {
+            size_t len = n - z < to_page_end((uintptr_t)(d + z)) ? n - z
+                                                                 : to_page_end((uintptr_t)(d + z));
+            if (armed_zero(f, d + z, len) != 0)
+                break;
+            z += len;
+        }
+        if (hints & CW_PERSIST)
+            cwi_flush_range(d + off, z - off);
+    }
+    /* streaming stores cut short by the fault, and any flushes, complete */
+    cwi_sfence();
+    errno = saved_errno;
+    return n - off;
+}
+
+size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
+{
+    if (!cwi_hints_valid(flags & ~CW_ZERO_TAIL)) {
+        errno = EINVAL;
+        return n;
+    }
+    if (n == 0)
+        return 0;
+    if (dst == NULL || src == NULL)
+        return n;
+    /* without the handlers a fault would kill the process: copy nothing */
+    if (__builtin_expect(!atomic_load_explicit(&g_ready, memory_order_acquire), 0) &&
+        cw_safe_init() != 0)
+        return n;
+
+    struct safe_frame f;
+    f.prev = tls_frame;
+    f.dst = (uintptr_t)dst;
+    f.src = (uintptr_t)src;
+    f.n = n;
+    f.fault_addr = 0;
+    f.fault_errno = 0;
+    if (__builtin_expect(armed_copy(&f, dst, src, n, flags & ~CW_ZERO_TAIL) == 0, 1))
+        return 0;
+    return recover(&f, dst, src, n, flags);
+}

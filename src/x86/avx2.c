@@ -1,3 +1,14 @@
-/* STUB: replaced by the avx2 implementation. */
+/* avx2: the copy ladder with 32-byte vectors. */
+#include <immintrin.h>
+
 #include "internal.h"
-const struct cwi_impl cwi_impl_avx2 = {"avx2", 0x80000000u | CWI_F_SSE2|CWI_F_AVX2, 0, 0, 0, 0, 0, 0};
+
+#define CWL_W 32
+#define CWL_V __m256i
+#define CWL_LOADU(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define CWL_STOREU(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
+#define CWL_STOREA(p, v) _mm256_store_si256((__m256i *)(void *)(p), (v))
+#define CWL_STREAM(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
+#include "copy_ladder.h"
+
+const struct cwi_impl cwi_impl_avx2 = CWL_ROW("avx2", CWI_F_SSE2 | CWI_F_AVX2);

@@ -1,3 +1,14 @@
-/* STUB: replaced by the sse2 implementation. */
+/* sse2: the copy ladder with 16-byte vectors; runs on every x86-64 CPU. */
+#include <emmintrin.h>
+
 #include "internal.h"
-const struct cwi_impl cwi_impl_sse2 = {"sse2", 0x80000000u | CWI_F_SSE2, 0, 0, 0, 0, 0, 0};
+
+#define CWL_W 16
+#define CWL_V __m128i
+#define CWL_LOADU(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define CWL_STOREU(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+#define CWL_STOREA(p, v) _mm_store_si128((__m128i *)(void *)(p), (v))
+#define CWL_STREAM(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
+#include "copy_ladder.h"
+
+const struct cwi_impl cwi_impl_sse2 = CWL_ROW("sse2", CWI_F_SSE2);

@@ -1,0 +1,145 @@
+/* cwbench engine: machine information, timers, buffers, the routine
+ * registry and the measurement engine shared by every subcommand (and by
+ * the workload and statistics code and their tests). Methodology and the
+ * meaning of every number: docs/BENCHMARKS.md. */
+#ifndef CWB_BENCH_H
+#define CWB_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct cwb_results;
+
+/* ---- Routine registry ---------------------------------------------------- */
+
+/* Every routine copies n bytes from src to dst (no overlap) and returns dst,
+ * or NULL when it could not copy (cw_copy_safe reporting bytes not copied). */
+struct cwb_routine { const char *name; void *(*fn)(void *, const void *, size_t); const char *what; };
+
+/* cw_memcpy, cw_memcpy_nt, cw_memcpy_flushcache, cw_copy_nta
+ * (CW_SRC_NOREUSE|CW_DST_NOREUSE), cw_copy_safe, glibc_memcpy, rep_movsb,
+ * stream_sse2/stream_avx2/stream_avx512 (plain streaming-store loops, only
+ * those this CPU runs), pmem_memcpy_nt / pmem_memcpy_t when built with
+ * libpmem. Static storage. */
+const struct cwb_routine *cwb_routines(size_t *count);
+/* NULL when the name is unknown (or not runnable here). */
+const struct cwb_routine *cwb_routine_find(const char *name);
+/* Comma-separated names of every routine, for usage messages. */
+const char *cwb_routine_names(void);
+
+/* ---- Time ---------------------------------------------------------------- */
+
+double cwb_now(void);     /* seconds, CLOCK_MONOTONIC */
+double cwb_cpu_now(void); /* seconds, CLOCK_PROCESS_CPUTIME_ID */
+/* Smallest observable step of cwb_now() in seconds (measured once, cached). */
+double cwb_timer_tick(void);
+
+/* ---- Machine ------------------------------------------------------------- */
+
+void cwb_print_machine(FILE *f);
+void cwb_machine_meta(struct cwb_results *r);
+/* Last-level cache size in bytes (32 MiB when the CPU does not say). */
+size_t cwb_llc_bytes(void);
+/* 1 when perf_event_open can count cycles for this process; why[] says
+ * why not otherwise. */
+int cwb_counters_available(char *why, size_t cap);
+
+/* ---- Memory -------------------------------------------------------------- */
+
+/* Anonymous mmap rounded up to 2 MiB, 2 MiB-aligned, MADV_HUGEPAGE, every
+ * page touched (no page faults inside timed regions). NULL on failure. */
+void *cwb_alloc_huge(size_t bytes);
+void cwb_free_huge(void *p, size_t bytes);
+/* Fill with streaming stores (leaves the range out of the caches). */
+void cwb_fill_nt(void *p, int byte, size_t n);
+/* Deterministic pseudo-random bytes 1..255 (never 0, the poison byte). */
+void cwb_fill_pattern(void *p, size_t n, uint64_t seed);
+
+/* ---- Random -------------------------------------------------------------- */
+
+uint64_t cwb_rand(uint64_t *state); /* splitmix64 */
+void cwb_shuffle(size_t *idx, size_t n, uint64_t *state);
+
+/* ---- Measurement engine (measure.c) -------------------------------------- */
+
+enum cwb_state { CWB_HOT, CWB_COLD, CWB_RANDOM };
+const char *cwb_state_name(enum cwb_state s);
+
+/* One call of a random-offset or distribution batch. */
+struct cwb_call { size_t soff, doff, n; };
+
+struct cwb_spec {
+    enum cwb_state state;
+    size_t size;            /* HOT/COLD: bytes per call */
+    int src_off, dst_off;   /* HOT/COLD: added to the 64-byte aligned bases */
+    /* RANDOM: calls replayed in order, cyclically; offsets within region */
+    const struct cwb_call *calls;
+    size_t n_calls, region;
+};
+
+/* Samples of one routine in one cell. */
+struct cwb_run {
+    double *wall, *cpu;     /* seconds per sample (one batch) */
+    size_t n;               /* samples kept (the warm-up is discarded) */
+    size_t calls;           /* calls per sample */
+    double bytes;           /* bytes per sample, counted once */
+    int preempted;          /* samples where cpu and wall differ by > 10% */
+    int failed;             /* wrong bytes, a write outside dst, or NULL */
+    int unavailable;        /* cw_copy_safe not copying (not implemented) */
+    char err[160];
+};
+
+struct cwb_engine {
+    unsigned char *src, *dst, *ref;
+    size_t pool;            /* bytes of each of src, dst (and ref) */
+    size_t cold_cursor;     /* rotation through the pool in COLD state */
+    double min_sample;      /* seconds: at least 20 timer ticks */
+    double max_sample;      /* seconds: cap on batch growth */
+    int samples;
+    uint64_t rng;
+    int failures;           /* cells with a failed routine, over the run */
+    int preempted;          /* samples still preempted after 2 retries */
+    int retried;            /* samples taken again after a preemption */
+    size_t total_samples;
+};
+
+/* pool: bytes of each buffer (src, dst; ref on first random-state cell);
+ * rounded up to 2 MiB. Returns
+ * 0, or -1 when out of memory. */
+int cwb_engine_init(struct cwb_engine *e, size_t pool, int samples, double min_sample,
+                    uint64_t seed);
+void cwb_engine_free(struct cwb_engine *e);
+/* Measure nrt routines in one cell, interleaved in a new random order for
+ * every sample, each after its own calibration (the discarded warm-up).
+ * out[i] gets routine rt[i]; free each with cwb_run_free. Every sample's
+ * copies are verified outside the timed region. Returns 0, or -1 when a
+ * routine failed (out[i].failed with the reason in out[i].err). */
+int cwb_measure(struct cwb_engine *e, const struct cwb_spec *spec,
+                const struct cwb_routine *const *rt, size_t nrt, struct cwb_run *out);
+void cwb_run_free(struct cwb_run *r);
+/* GB/s per sample (bytes counted once, 1 GB = 1e9 bytes); x and cpu must
+ * hold r->n doubles; cpu may be NULL. */
+void cwb_run_gbps(const struct cwb_run *r, double *x, double *cpu);
+/* Median of r's throughput in GB/s. */
+double cwb_run_median_gbps(const struct cwb_run *r);
+
+/* Copy ceiling: a read-only and a streaming write-only kernel over the
+ * first `bytes` of the pool; GB/s medians. ceiling = min(read, write). */
+struct cwb_ceiling { double read_gbps, write_gbps, ceiling_gbps; size_t bytes; int n; };
+void cwb_measure_ceiling(struct cwb_engine *e, size_t bytes, struct cwb_ceiling *out);
+
+/* ---- Progress (stderr, only when it is a terminal) ----------------------- */
+
+void cwb_progress_begin(const char *phase, size_t total);
+void cwb_progress_step(size_t done);
+void cwb_progress_end(void);
+
+/* ---- Helpers shared by the subcommands ----------------------------------- */
+
+/* "64 B", "4 KiB", "1.5 MiB" */
+const char *cwb_fmt_size(size_t n, char *buf, size_t cap);
+/* Parse "4096", "4K", "4KiB", "64M", "1G": 0 or -1. */
+int cwb_parse_size(const char *s, size_t *out);
+
+#endif /* CWB_BENCH_H */

@@ -1,0 +1,77 @@
+/* cwbench subcommands and what they share: parsed options, routine lists,
+ * result output. Private to the engine's files and main.c. */
+#ifndef CWB_CMD_H
+#define CWB_CMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench.h"
+#include "cachewise.h"
+#include "results.h"
+
+#define CWB_MAX_SIZES 64
+#define CWB_MAX_ROUTINES 24
+#define CWB_SIZE_LIMIT ((size_t)1 << 30)
+
+struct cwb_opts {
+    int quick;
+    int samples;            /* 0 = the subcommand's default */
+    uint64_t seed;
+    int pin;                /* -1: not pinned */
+    const char *json, *csv, *plot;
+    const char *routines;   /* comma-separated, NULL = default set */
+    size_t sizes[CWB_MAX_SIZES];
+    size_t n_sizes;
+    size_t max_size;        /* 0 = default */
+    size_t size;            /* pollution --size; 0 = default */
+    const char *aligns;     /* sweep "S:D,S:D" */
+    const char *states;     /* sweep "hot,cold,random" */
+    const char *file;       /* dist FILE */
+    const char *ab_a, *ab_b;
+};
+
+int cwb_cmd_report(const struct cwb_opts *o);
+int cwb_cmd_sweep(const struct cwb_opts *o);
+int cwb_cmd_dist(const struct cwb_opts *o);
+int cwb_cmd_pollution(const struct cwb_opts *o);
+int cwb_cmd_ab(const struct cwb_opts *o);
+/* Defined by other parts of cwbench. */
+int cwb_cmd_compare(int argc, char **argv);
+int cwb_cmd_workload(int argc, char **argv);
+
+/* One line "cwbench: <msg>" and the usage hint on stderr; returns 2. */
+int cwb_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Resolve a comma-separated list (or the default names when list is NULL)
+ * into routines this machine runs; names in the default set that are not
+ * runnable here are skipped, unknown names in list are a usage error
+ * (returns 2 after the message). */
+int cwb_pick_routines(const char *list, const char *const *deflt,
+                      const struct cwb_routine **out, size_t *n);
+
+/* Run metadata common to every subcommand (machine, seed, samples). */
+void cwb_common_meta(struct cwb_results *r, const struct cwb_opts *o, const char *command);
+/* --json / --csv / --plot: 0, or 1 after printing the error. */
+int cwb_write_outputs(const struct cwb_results *r, const struct cwb_opts *o);
+/* Adds one cell of GB/s samples from a run. */
+void cwb_add_run(struct cwb_results *r, const char *routine, const char *bench,
+                 const struct cwb_spec *sp, const struct cwb_run *run);
+
+/* The footnote on retaken and still-preempted samples (nothing if none). */
+void cwb_print_preemption(const struct cwb_engine *e);
+
+/* Median and half the interquartile range relative to it (as a fraction). */
+void cwb_median_spread(const double *x, size_t n, double *median, double *spread);
+
+/* Pollution measurement shared by the default report and `pollution`:
+ * victims_mask bit 0 = L1, 1 = L2, 2 = L3. Prints its table to stdout and
+ * adds cells to r. Returns 0, 1 on a runtime failure. */
+int cwb_pollution_run(const struct cwb_opts *o, unsigned victims_mask, size_t copy_bytes,
+                      const struct cwb_routine *const *rt, size_t nrt, int reps,
+                      struct cwb_results *r);
+
+/* Charts through gnuplot into dir. Returns 0, or 1 on failure. */
+int cwb_plot(const char *dir, const struct cwb_results *r);
+
+#endif /* CWB_CMD_H */

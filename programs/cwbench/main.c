@@ -1,0 +1,292 @@
+/* cwbench: command line, option checking and dispatch to the subcommands.
+ * Every argument is checked before any measurement starts, so bad input
+ * costs nothing and never leaves partial output behind. */
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cmd.h"
+
+enum mode { M_REPORT = 1, M_SWEEP = 2, M_DIST = 4, M_POLL = 8, M_AB = 16 };
+#define M_ALL (M_REPORT | M_SWEEP | M_DIST | M_POLL | M_AB)
+
+static const char help[] =
+    "cwbench: cache-aware memory copy benchmark (docs/BENCHMARKS.md)\n"
+    "\n"
+    "usage:\n"
+    "  cwbench [common]                       the default report (about 40 s): machine,\n"
+    "                                         copy ceiling, throughput by size, pollution,\n"
+    "                                         verdicts against glibc memcpy\n"
+    "  cwbench sweep [--routines A,B] [--sizes N,N..] [--max-size N] [--align S:D,..]\n"
+    "                [--states hot,cold,random] [common]\n"
+    "  cwbench dist FILE [--routines A,B] [common]      sizes from a distribution file\n"
+    "  cwbench pollution [--size N] [--routines A,B] [common]\n"
+    "  cwbench --ab ROUTINE_A ROUTINE_B [--size N]... [common]\n"
+    "  cwbench compare A.json B.json [--alpha X]\n"
+    "  cwbench workload NAME | --list\n"
+    "  cwbench --list-routines\n"
+    "\n"
+    "common options:\n"
+    "  --quick          tiny sizes and few samples (smoke tests; numbers not meaningful)\n"
+    "  --samples N      samples per cell after the warm-up (default 10, 3..100000)\n"
+    "  --seed N         seed of the run order and random offsets (default 1)\n"
+    "  --pin CPU        run on that CPU only\n"
+    "  --json FILE      raw samples and metadata as JSON (read by cwbench compare)\n"
+    "  --csv FILE       raw samples as CSV\n"
+    "  --plot DIR       charts through gnuplot (PNG, else SVG)\n"
+    "  --help           this text\n"
+    "sizes take K, M, G suffixes (binary: 1K = 1024), at most 1G.\n";
+
+static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
+{
+    if (s == NULL || *s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_size_opt(const char *opt, const char *val, size_t min, size_t *out)
+{
+    size_t v;
+    if (cwb_parse_size(val, &v) != 0)
+        return cwb_usage_error("%s %s: not a size (digits with optional K, M or G)", opt, val);
+    if (v < min || v > CWB_SIZE_LIMIT)
+        return cwb_usage_error("%s %s: out of range (%zu .. 1G)", opt, val, min);
+    *out = v;
+    return 0;
+}
+
+/* The file must be creatable: its directory exists and is writable. */
+static int check_output(const char *opt, const char *path)
+{
+    struct stat st;
+    if (path[0] == '\0')
+        return cwb_usage_error("%s: empty file name", opt);
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return cwb_usage_error("%s %s: is a directory", opt, path);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    if (access(dir, W_OK) != 0)
+        return cwb_usage_error("%s %s: cannot write in %s (%s)", opt, path, dir,
+                               strerror(errno));
+    return 0;
+}
+
+static int check_plot_dir(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return cwb_usage_error("--plot %s: not a directory", path);
+        if (access(path, W_OK) != 0)
+            return cwb_usage_error("--plot %s: not writable (%s)", path, strerror(errno));
+        return 0;
+    }
+    return check_output("--plot", path);
+}
+
+static int add_sizes(struct cwb_opts *o, const char *opt, const char *list)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", list);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
+        if (o->n_sizes == CWB_MAX_SIZES)
+            return cwb_usage_error("%s: at most %d sizes", opt, CWB_MAX_SIZES);
+        if (parse_size_opt(opt, t, 0, &o->sizes[o->n_sizes]) != 0)
+            return 2;
+        o->n_sizes++;
+    }
+    if (o->n_sizes == 0)
+        return cwb_usage_error("%s: empty list", opt);
+    return 0;
+}
+
+static const struct { const char *name; int value; int modes; } options[] = {
+    {"--quick", 0, M_ALL},      {"--samples", 1, M_ALL},     {"--seed", 1, M_ALL},
+    {"--pin", 1, M_ALL},        {"--json", 1, M_ALL},        {"--csv", 1, M_ALL},
+    {"--plot", 1, M_ALL},       {"--routines", 1, M_REPORT | M_SWEEP | M_DIST | M_POLL},
+    {"--sizes", 1, M_SWEEP},    {"--max-size", 1, M_SWEEP},  {"--align", 1, M_SWEEP},
+    {"--states", 1, M_SWEEP},   {"--size", 1, M_POLL | M_AB},
+};
+
+static const char *mode_name(int m)
+{
+    return m == M_SWEEP ? "sweep" : m == M_DIST ? "dist" : m == M_POLL ? "pollution"
+         : m == M_AB ? "--ab" : "the default report";
+}
+
+static int apply(struct cwb_opts *o, int mode, const char *name, const char *val)
+{
+    unsigned long long u;
+    if (strcmp(name, "--quick") == 0) {
+        o->quick = 1;
+    } else if (strcmp(name, "--samples") == 0) {
+        if (parse_uint(val, 100000, &u) != 0 || u < 3)
+            return cwb_usage_error("--samples %s: need a whole number 3..100000", val);
+        o->samples = (int)u;
+    } else if (strcmp(name, "--seed") == 0) {
+        if (parse_uint(val, ULLONG_MAX, &u) != 0)
+            return cwb_usage_error("--seed %s: need a whole number", val);
+        o->seed = u;
+    } else if (strcmp(name, "--pin") == 0) {
+        if (parse_uint(val, CPU_SETSIZE - 1, &u) != 0)
+            return cwb_usage_error("--pin %s: need a CPU number 0..%d", val, CPU_SETSIZE - 1);
+        o->pin = (int)u;
+    } else if (strcmp(name, "--json") == 0) {
+        o->json = val;
+        return check_output(name, val);
+    } else if (strcmp(name, "--csv") == 0) {
+        o->csv = val;
+        return check_output(name, val);
+    } else if (strcmp(name, "--plot") == 0) {
+        o->plot = val;
+        return check_plot_dir(val);
+    } else if (strcmp(name, "--routines") == 0) {
+        o->routines = val;
+    } else if (strcmp(name, "--sizes") == 0) {
+        return add_sizes(o, name, val);
+    } else if (strcmp(name, "--max-size") == 0) {
+        return parse_size_opt(name, val, 1, &o->max_size);
+    } else if (strcmp(name, "--align") == 0) {
+        o->aligns = val;
+    } else if (strcmp(name, "--states") == 0) {
+        o->states = val;
+    } else if (strcmp(name, "--size") == 0) {
+        if (mode == M_AB)
+            return add_sizes(o, name, val);
+        return parse_size_opt(name, val, 1, &o->size);
+    }
+    return 0;
+}
+
+static int pin(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0)
+        return cwb_usage_error("--pin %d: CPU not available to this process (%s)", cpu,
+                               strerror(errno));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    /* libpmem reads this when it first checks a mapping; on this DRAM-only
+     * machine it makes pmem_memcpy take its real pmem path. */
+    setenv("PMEM_IS_PMEM_FORCE", "1", 1);
+
+    int mode = M_REPORT, i = 1;
+    struct cwb_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    o.pin = -1;
+    if (argc > 1 && argv[1][0] != '-') {
+        const char *c = argv[1];
+        if (strcmp(c, "compare") == 0)
+            return cwb_cmd_compare(argc - 1, argv + 1);
+        if (strcmp(c, "workload") == 0)
+            return cwb_cmd_workload(argc - 1, argv + 1);
+        if (strcmp(c, "help") == 0) {
+            fputs(help, stdout);
+            return 0;
+        }
+        if (strcmp(c, "sweep") == 0)
+            mode = M_SWEEP;
+        else if (strcmp(c, "dist") == 0)
+            mode = M_DIST;
+        else if (strcmp(c, "pollution") == 0)
+            mode = M_POLL;
+        else
+            return cwb_usage_error("unknown subcommand '%s'", c);
+        i = 2;
+    }
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(help, stdout);
+            return 0;
+        }
+        if (strcmp(a, "--list-routines") == 0) {
+            size_t n;
+            const struct cwb_routine *r = cwb_routines(&n);
+            for (size_t k = 0; k < n; k++)
+                printf("%-22s %s\n", r[k].name, r[k].what);
+            return 0;
+        }
+        if (strcmp(a, "--ab") == 0) {
+            if (mode != M_REPORT && mode != M_AB)
+                return cwb_usage_error("--ab is not an option of %s", mode_name(mode));
+            if (mode == M_AB)
+                return cwb_usage_error("--ab given twice");
+            if (i + 2 >= argc || argv[i + 1][0] == '-' || argv[i + 2][0] == '-')
+                return cwb_usage_error("--ab needs two routine names");
+            mode = M_AB;
+            o.ab_a = argv[++i];
+            o.ab_b = argv[++i];
+            continue;
+        }
+        if (a[0] != '-') {
+            if (mode == M_DIST && o.file == NULL) {
+                o.file = a;
+                continue;
+            }
+            return cwb_usage_error("unexpected argument '%s'", a);
+        }
+        char name[32];
+        const char *val = NULL, *eq = strchr(a, '=');
+        snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
+        size_t k = 0, nopt = sizeof options / sizeof options[0];
+        while (k < nopt && strcmp(options[k].name, name) != 0)
+            k++;
+        if (k == nopt)
+            return cwb_usage_error("unknown option '%s'", name);
+        if (!(options[k].modes & mode))
+            return cwb_usage_error("%s is not an option of %s", name, mode_name(mode));
+        if (options[k].value) {
+            if (eq != NULL)
+                val = eq + 1;
+            else if (i + 1 < argc)
+                val = argv[++i];
+            else
+                return cwb_usage_error("%s needs a value", name);
+        } else if (eq != NULL) {
+            return cwb_usage_error("%s takes no value", name);
+        }
+        if (apply(&o, mode, name, val) != 0)
+            return 2;
+    }
+    if (mode == M_DIST && o.file == NULL)
+        return cwb_usage_error("dist needs a distribution FILE");
+    if (mode == M_AB && (cwb_routine_find(o.ab_a) == NULL || cwb_routine_find(o.ab_b) == NULL))
+        return cwb_usage_error("--ab %s %s: unknown routine '%s' (known: %s)", o.ab_a, o.ab_b,
+                               cwb_routine_find(o.ab_a) == NULL ? o.ab_a : o.ab_b,
+                               cwb_routine_names());
+    if (o.pin >= 0 && pin(o.pin) != 0)
+        return 2;
+    switch (mode) {
+    case M_SWEEP: return cwb_cmd_sweep(&o);
+    case M_DIST: return cwb_cmd_dist(&o);
+    case M_POLL: return cwb_cmd_pollution(&o);
+    case M_AB: return cwb_cmd_ab(&o);
+    default: return cwb_cmd_report(&o);
+    }
+}

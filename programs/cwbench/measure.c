@@ -1,0 +1,514 @@
+/* The measurement engine: batch calibration, interleaved samples, CPU time
+ * beside wall time, verification of every copy outside the timed region,
+ * and the copy ceiling kernels. Methodology: docs/BENCHMARKS.md. */
+#include <emmintrin.h>
+#include <immintrin.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cachewise.h"
+
+#define PAGE 4096u
+#define LINE 64u
+/* Hot buffers: the source at page offset 0, the destination at page offset
+ * 2048, so loads and stores never alias within 4 KiB (which would measure
+ * the CPU's store-forwarding guesswork, not the copy). */
+#define SRC_BASE PAGE
+#define DST_BASE (PAGE + 2048u)
+#define GUARD LINE
+#define POISON 0
+#define MAX_BATCH ((size_t)1 << 26)
+
+const char *cwb_state_name(enum cwb_state s)
+{
+    return s == CWB_HOT ? "hot" : s == CWB_COLD ? "cold" : "random";
+}
+
+int cwb_engine_init(struct cwb_engine *e, size_t pool, int samples, double min_sample,
+                    uint64_t seed)
+{
+    memset(e, 0, sizeof *e);
+    pool = (pool + ((size_t)2 << 20) - 1) & ~(((size_t)2 << 20) - 1);
+    e->pool = pool;
+    e->samples = samples;
+    double tick = cwb_timer_tick();
+    e->min_sample = min_sample > 20 * tick ? min_sample : 20 * tick;
+    /* Short enough to fit in a scheduler slice on a busy machine. */
+    e->max_sample = e->min_sample * 10 > 0.001 ? e->min_sample * 10 : 0.001;
+    e->rng = seed;
+    e->src = cwb_alloc_huge(pool);
+    e->dst = cwb_alloc_huge(pool);
+    if (e->src == NULL || e->dst == NULL) {
+        cwb_engine_free(e);
+        return -1;
+    }
+    cwb_fill_pattern(e->src, pool, seed ^ 0x5eedu);
+    return 0;
+}
+
+void cwb_engine_free(struct cwb_engine *e)
+{
+    if (e->src != NULL)
+        cwb_free_huge(e->src, e->pool);
+    if (e->dst != NULL)
+        cwb_free_huge(e->dst, e->pool);
+    if (e->ref != NULL)
+        cwb_free_huge(e->ref, e->pool);
+    e->src = e->dst = e->ref = NULL;
+}
+
+void cwb_run_free(struct cwb_run *r)
+{
+    free(r->wall);
+    free(r->cpu);
+    r->wall = r->cpu = NULL;
+    r->n = 0;
+}
+
+void cwb_run_gbps(const struct cwb_run *r, double *x, double *cpu)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        x[i] = r->bytes / r->wall[i] / 1e9;
+        if (cpu != NULL)
+            cpu[i] = r->cpu[i] > 0 ? r->bytes / r->cpu[i] / 1e9 : NAN;
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double cwb_run_median_gbps(const struct cwb_run *r)
+{
+    if (r->n == 0)
+        return NAN;
+    double *x = malloc(r->n * sizeof *x);
+    if (x == NULL)
+        return NAN;
+    cwb_run_gbps(r, x, NULL);
+    qsort(x, r->n, sizeof *x, cmp_double);
+    double m = r->n % 2 ? x[r->n / 2] : (x[r->n / 2 - 1] + x[r->n / 2]) / 2;
+    free(x);
+    return m;
+}
+
+/* ---- cell geometry -------------------------------------------------------- */
+
+struct geom {
+    size_t stride, nslots; /* COLD */
+    int nt_poison;         /* poison with streaming stores */
+};
+
+static void geometry(const struct cwb_engine *e, const struct cwb_spec *sp, struct geom *g)
+{
+    size_t llc = cwb_llc_bytes();
+    g->stride = (sp->size + 2 * PAGE + PAGE - 1) & ~(size_t)(PAGE - 1);
+    g->nslots = (e->pool - 2 * PAGE) / g->stride;
+    if (g->nslots == 0)
+        g->nslots = 1;
+    /* A temporal memset bigger than the L3 would only pollute: poison the
+     * DRAM-sized and the cold cases with streaming stores. */
+    g->nt_poison = sp->state == CWB_COLD || sp->size > llc / 2;
+}
+
+static void window(unsigned char *d, size_t n, unsigned char **lo, unsigned char **hi)
+{
+    *lo = (unsigned char *)(((uintptr_t)d - GUARD) & ~(uintptr_t)(LINE - 1));
+    *hi = (unsigned char *)(((uintptr_t)d + n + GUARD + LINE - 1) & ~(uintptr_t)(LINE - 1));
+}
+
+static void poison(unsigned char *d, size_t n, int nt)
+{
+    unsigned char *lo, *hi;
+    window(d, n, &lo, &hi);
+    if (nt)
+        cwb_fill_nt(lo, POISON, (size_t)(hi - lo));
+    else
+        memset(lo, POISON, (size_t)(hi - lo));
+}
+
+static const unsigned char *first_nonpoison(const unsigned char *p, const unsigned char *end)
+{
+    for (; p < end; p++)
+        if (*p != POISON)
+            return p;
+    return NULL;
+}
+
+/* Checks dst against src and that the guard bytes around it are untouched. */
+static int verify_one(const unsigned char *d, const unsigned char *s, size_t n, char *err,
+                      size_t cap)
+{
+    unsigned char *lo, *hi;
+    window((unsigned char *)d, n, &lo, &hi);
+    const unsigned char *bad = first_nonpoison(lo, d);
+    if (bad == NULL)
+        bad = first_nonpoison(d + n, hi);
+    if (bad != NULL) {
+        snprintf(err, cap, "wrote outside the destination (byte %td relative to dst)",
+                 bad - d);
+        return -1;
+    }
+    if (n != 0 && memcmp(d, s, n) != 0) {
+        size_t i = 0;
+        while (d[i] == s[i])
+            i++;
+        snprintf(err, cap, "wrong byte at offset %zu of %zu", i, n);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- one sample ----------------------------------------------------------- */
+
+struct sample { double wall, cpu; double bytes; };
+
+static void batch_hot(void *(*fn)(void *, const void *, size_t), unsigned char *d,
+                      const unsigned char *s, size_t n, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        fn(d, s, n);
+}
+
+/* Runs k calls of rt and verifies them. Returns 0, or -1 with err set. */
+static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const struct geom *g,
+                      const struct cwb_routine *rt, size_t k, struct sample *out, char *err,
+                      size_t cap)
+{
+    double t0, t1, c0, c1;
+    out->bytes = 0;
+    if (sp->state == CWB_HOT) {
+        unsigned char *d = e->dst + DST_BASE + sp->dst_off;
+        const unsigned char *s = e->src + SRC_BASE + sp->src_off;
+        poison(d, sp->size, g->nt_poison);
+        c0 = cwb_cpu_now();
+        t0 = cwb_now();
+        batch_hot(rt->fn, d, s, sp->size, k);
+        _mm_sfence();
+        t1 = cwb_now();
+        c1 = cwb_cpu_now();
+        out->bytes = (double)sp->size * (double)k;
+        if (verify_one(d, s, sp->size, err, cap) != 0)
+            return -1;
+    } else if (sp->state == CWB_COLD) {
+        size_t first = e->cold_cursor;
+        if (k > g->nslots)
+            k = g->nslots;
+        for (size_t i = 0; i < k; i++) {
+            size_t slot = (first + i) % g->nslots;
+            poison(e->dst + DST_BASE + slot * g->stride + sp->dst_off, sp->size, 1);
+        }
+        void *(*fn)(void *, const void *, size_t) = rt->fn;
+        size_t n = sp->size, stride = g->stride, nslots = g->nslots;
+        unsigned char *db = e->dst + DST_BASE + sp->dst_off;
+        const unsigned char *sb = e->src + SRC_BASE + sp->src_off;
+        c0 = cwb_cpu_now();
+        t0 = cwb_now();
+        size_t slot = first % nslots;
+        for (size_t i = 0; i < k; i++) {
+            fn(db + slot * stride, sb + slot * stride, n);
+            if (++slot == nslots)
+                slot = 0;
+        }
+        _mm_sfence();
+        t1 = cwb_now();
+        c1 = cwb_cpu_now();
+        e->cold_cursor = (first + k) % nslots;
+        out->bytes = (double)n * (double)k;
+        for (size_t i = 0; i < k; i++) {
+            size_t sl = (first + i) % nslots;
+            if (verify_one(db + sl * stride, sb + sl * stride, n, err, cap) != 0)
+                return -1;
+        }
+    } else {
+        unsigned char *db = e->dst + PAGE, *rb = e->ref + PAGE;
+        const unsigned char *sb = e->src + PAGE;
+        const struct cwb_call *calls = sp->calls;
+        size_t nc = sp->n_calls;
+        memset(db - GUARD, POISON, sp->region + 2 * GUARD);
+        memset(rb - GUARD, POISON, sp->region + 2 * GUARD);
+        void *(*fn)(void *, const void *, size_t) = rt->fn;
+        c0 = cwb_cpu_now();
+        t0 = cwb_now();
+        for (size_t i = 0, j = 0; i < k; i++) {
+            fn(db + calls[j].doff, sb + calls[j].soff, calls[j].n);
+            if (++j == nc)
+                j = 0;
+        }
+        _mm_sfence();
+        t1 = cwb_now();
+        c1 = cwb_cpu_now();
+        for (size_t i = 0, j = 0; i < k; i++) {
+            memcpy(rb + calls[j].doff, sb + calls[j].soff, calls[j].n);
+            out->bytes += (double)calls[j].n;
+            if (++j == nc)
+                j = 0;
+        }
+        if (memcmp(db - GUARD, rb - GUARD, sp->region + 2 * GUARD) != 0) {
+            size_t i = 0;
+            while (db[i - GUARD] == rb[i - GUARD])
+                i++;
+            snprintf(err, cap, "wrong byte at offset %zd of the random-offset region",
+                     (ptrdiff_t)i - (ptrdiff_t)GUARD);
+            return -1;
+        }
+    }
+    out->wall = t1 - t0;
+    out->cpu = c1 - c0;
+    return 0;
+}
+
+/* The discarded warm-up: checks the routine copies at all, then grows the
+ * batch until a sample lasts min_sample and the per-call time settles
+ * (moves < 2% between doublings) or the batch reaches max_sample. */
+static int calibrate(struct cwb_engine *e, const struct cwb_spec *sp, const struct geom *g,
+                     const struct cwb_routine *rt, struct cwb_run *run, size_t *k_out)
+{
+    /* One checked call first: a routine returning NULL did not copy. */
+    unsigned char *d = e->dst + DST_BASE, *s = e->src + SRC_BASE;
+    size_t n0 = sp->state == CWB_RANDOM ? 64 : sp->size;
+    poison(d, n0, 0);
+    if (rt->fn(d, s, n0) == NULL) {
+        if (strcmp(rt->name, "cw_copy_safe") == 0) {
+            run->unavailable = 1;
+            snprintf(run->err, sizeof run->err,
+                     "%s: returned bytes not copied on valid buffers (not implemented yet?)",
+                     rt->name);
+            return -1;
+        }
+        snprintf(run->err, sizeof run->err, "returned NULL");
+        run->failed = 1;
+        return -1;
+    }
+    size_t k = 1;
+    double prev = 0;
+    for (int iter = 0; iter < 40; iter++) {
+        struct sample smp;
+        if (run_sample(e, sp, g, rt, k, &smp, run->err, sizeof run->err) != 0) {
+            run->failed = 1;
+            return -1;
+        }
+        double per = smp.wall / (double)k;
+        if (smp.wall >= e->min_sample) {
+            int settled = prev > 0 && fabs(per - prev) <= 0.02 * prev;
+            if (settled || smp.wall >= e->max_sample || k >= MAX_BATCH)
+                break;
+            prev = per;
+            k *= 2;
+        } else {
+            double grow = smp.wall > 0 ? 1.5 * e->min_sample / smp.wall : 100;
+            if (grow < 2)
+                grow = 2;
+            if (grow > 100)
+                grow = 100;
+            k = (size_t)((double)k * grow);
+            prev = 0;
+        }
+        if (k > MAX_BATCH)
+            k = MAX_BATCH;
+        if (sp->state == CWB_COLD && k > g->nslots) {
+            k = g->nslots;
+            break;
+        }
+    }
+    *k_out = k;
+    return 0;
+}
+
+int cwb_measure(struct cwb_engine *e, const struct cwb_spec *sp,
+                const struct cwb_routine *const *rt, size_t nrt, struct cwb_run *out)
+{
+    struct geom g;
+    geometry(e, sp, &g);
+    size_t need = sp->state == CWB_RANDOM ? PAGE + sp->region + 2 * GUARD
+                                          : DST_BASE + 64 + sp->size + 2 * GUARD;
+    /* The reference buffer only serves the random-offset replay. */
+    if (sp->state == CWB_RANDOM && e->ref == NULL && (e->ref = cwb_alloc_huge(e->pool)) == NULL)
+        need = SIZE_MAX;
+    if (need > e->pool || (sp->state == CWB_RANDOM && sp->n_calls == 0)) {
+        for (size_t i = 0; i < nrt; i++) {
+            memset(&out[i], 0, sizeof out[i]);
+            out[i].failed = 1;
+            snprintf(out[i].err, sizeof out[i].err, "cell does not fit the buffers (or out of memory)");
+        }
+        e->failures++;
+        return -1;
+    }
+    size_t *k = calloc(nrt, sizeof *k), *order = calloc(nrt, sizeof *order);
+    int rc = 0;
+    if (k == NULL || order == NULL) {
+        free(k);
+        free(order);
+        return -1;
+    }
+    for (size_t i = 0; i < nrt; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].wall = calloc((size_t)e->samples, sizeof(double));
+        out[i].cpu = calloc((size_t)e->samples, sizeof(double));
+        order[i] = i;
+        if (out[i].wall == NULL || out[i].cpu == NULL) {
+            out[i].failed = 1;
+            snprintf(out[i].err, sizeof out[i].err, "out of memory");
+        }
+    }
+    cwb_shuffle(order, nrt, &e->rng);
+    for (size_t j = 0; j < nrt; j++) {
+        size_t i = order[j];
+        if (!out[i].failed && calibrate(e, sp, &g, rt[i], &out[i], &k[i]) == 0)
+            out[i].calls = k[i];
+    }
+    for (int s = 0; s < e->samples; s++) {
+        cwb_shuffle(order, nrt, &e->rng);
+        for (size_t j = 0; j < nrt; j++) {
+            size_t i = order[j];
+            struct cwb_run *r = &out[i];
+            if (r->failed || r->unavailable)
+                continue;
+            struct sample smp;
+            int preempted = 0;
+            /* A sample the scheduler interrupted measures the machine, not
+             * the routine: take it again (twice at most), and flag it if
+             * the machine never lets it run undisturbed. */
+            for (int attempt = 0; attempt < 3; attempt++) {
+                if (run_sample(e, sp, &g, rt[i], k[i], &smp, r->err, sizeof r->err) != 0) {
+                    r->failed = 1;
+                    break;
+                }
+                preempted = fabs(smp.cpu - smp.wall) > 0.1 * smp.wall;
+                /* Samples longer than a scheduler slice get interrupted on
+                 * a busy machine whatever we do: flag those, don't retry. */
+                if (!preempted || smp.wall > 0.005)
+                    break;
+                e->retried++;
+            }
+            if (r->failed)
+                continue;
+            r->wall[r->n] = smp.wall;
+            r->cpu[r->n] = smp.cpu;
+            r->bytes = smp.bytes;
+            if (preempted) {
+                r->preempted++;
+                e->preempted++;
+            }
+            r->n++;
+            e->total_samples++;
+        }
+    }
+    for (size_t i = 0; i < nrt; i++) {
+        if (out[i].failed) {
+            char tmp[sizeof out[i].err];
+            snprintf(tmp, sizeof tmp, "%s", out[i].err);
+            snprintf(out[i].err, sizeof out[i].err, "%s: %.130s", rt[i]->name, tmp);
+            rc = -1;
+        }
+    }
+    if (rc != 0)
+        e->failures++;
+    free(k);
+    free(order);
+    return rc;
+}
+
+/* ---- copy ceiling --------------------------------------------------------- */
+
+__attribute__((target("avx2"))) static uint64_t read_avx2(const unsigned char *p, size_t n)
+{
+    __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a;
+    for (size_t i = 0; i + 128 <= n; i += 128) {
+        a = _mm256_xor_si256(a, _mm256_load_si256((const __m256i *)(p + i)));
+        b = _mm256_xor_si256(b, _mm256_load_si256((const __m256i *)(p + i + 32)));
+        c = _mm256_xor_si256(c, _mm256_load_si256((const __m256i *)(p + i + 64)));
+        d = _mm256_xor_si256(d, _mm256_load_si256((const __m256i *)(p + i + 96)));
+    }
+    a = _mm256_xor_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(c, d));
+    return (uint64_t)_mm256_extract_epi64(a, 0) ^ (uint64_t)_mm256_extract_epi64(a, 3);
+}
+
+__attribute__((target("avx2"))) static void write_avx2(unsigned char *p, size_t n)
+{
+    __m256i v = _mm256_set1_epi8(0x5a);
+    for (size_t i = 0; i + 128 <= n; i += 128) {
+        _mm256_stream_si256((__m256i *)(p + i), v);
+        _mm256_stream_si256((__m256i *)(p + i + 32), v);
+        _mm256_stream_si256((__m256i *)(p + i + 64), v);
+        _mm256_stream_si256((__m256i *)(p + i + 96), v);
+    }
+    _mm_sfence();
+}
+
+static uint64_t read_sse2(const unsigned char *p, size_t n)
+{
+    __m128i a = _mm_setzero_si128(), b = a, c = a, d = a;
+    for (size_t i = 0; i + 64 <= n; i += 64) {
+        a = _mm_xor_si128(a, _mm_load_si128((const __m128i *)(p + i)));
+        b = _mm_xor_si128(b, _mm_load_si128((const __m128i *)(p + i + 16)));
+        c = _mm_xor_si128(c, _mm_load_si128((const __m128i *)(p + i + 32)));
+        d = _mm_xor_si128(d, _mm_load_si128((const __m128i *)(p + i + 48)));
+    }
+    a = _mm_xor_si128(_mm_xor_si128(a, b), _mm_xor_si128(c, d));
+    return (uint64_t)_mm_cvtsi128_si64(a);
+}
+
+static void write_sse2(unsigned char *p, size_t n)
+{
+    __m128i v = _mm_set1_epi8(0x5a);
+    for (size_t i = 0; i + 64 <= n; i += 64) {
+        _mm_stream_si128((__m128i *)(p + i), v);
+        _mm_stream_si128((__m128i *)(p + i + 16), v);
+        _mm_stream_si128((__m128i *)(p + i + 32), v);
+        _mm_stream_si128((__m128i *)(p + i + 48), v);
+    }
+    _mm_sfence();
+}
+
+static double median_of(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+void cwb_measure_ceiling(struct cwb_engine *e, size_t bytes, struct cwb_ceiling *out)
+{
+    int avx2 = cw_get_info()->avx2;
+    int n = e->samples;
+    double *r = calloc((size_t)n, sizeof *r), *w = calloc((size_t)n, sizeof *w);
+    memset(out, 0, sizeof *out);
+    if (bytes > e->pool)
+        bytes = e->pool;
+    bytes &= ~(size_t)127;
+    out->bytes = bytes;
+    if (r == NULL || w == NULL || bytes == 0) {
+        free(r);
+        free(w);
+        out->read_gbps = out->write_gbps = out->ceiling_gbps = NAN;
+        return;
+    }
+    /* The first pass of each kernel is the discarded warm-up. */
+    for (int s = -1; s < n; s++) {
+        double t0 = cwb_now();
+        uint64_t sum = avx2 ? read_avx2(e->src, bytes) : read_sse2(e->src, bytes);
+        __asm__ volatile("" : : "r"(sum));
+        double t1 = cwb_now();
+        if (avx2)
+            write_avx2(e->dst, bytes);
+        else
+            write_sse2(e->dst, bytes);
+        double t2 = cwb_now();
+        if (s >= 0) {
+            r[s] = (double)bytes / (t1 - t0) / 1e9;
+            w[s] = (double)bytes / (t2 - t1) / 1e9;
+        }
+    }
+    out->n = n;
+    out->read_gbps = median_of(r, n);
+    out->write_gbps = median_of(w, n);
+    /* A copy must both read and write every byte: it can be no faster than
+     * either kernel alone, even with perfect overlap. */
+    out->ceiling_gbps = out->read_gbps < out->write_gbps ? out->read_gbps : out->write_gbps;
+    free(r);
+    free(w);
+}

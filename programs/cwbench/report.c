@@ -1,0 +1,303 @@
+/* The default report: machine, timer, copy ceiling, throughput by size
+ * class (with the misaligned-destination rows), pollution, and one verdict
+ * line per routine against glibc memcpy. Budget: under 60 s on 2 cores. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "stats.h"
+
+#define MAX_ROWS 20
+
+struct row { size_t size; int dst_off; };
+
+static const struct row full_rows[] = {
+    {64, 0}, {256, 0}, {1 << 10, 0}, {4 << 10, 0}, {16 << 10, 0}, {64 << 10, 0},
+    {256 << 10, 0}, {1 << 20, 0}, {4 << 20, 0}, {16 << 20, 0}, {64 << 20, 0}, {256 << 20, 0},
+    {4 << 10, 1}, {64 << 10, 1}, {1 << 20, 1},
+};
+static const struct row quick_rows[] = {
+    {64, 0}, {4 << 10, 0}, {64 << 10, 0}, {1 << 20, 0}, {64 << 10, 1},
+};
+
+/* The cells of the table, kept as GB/s samples for the verdicts. */
+struct cellv { double *x; size_t n; int preempted, failed, unavailable; };
+
+static const char *short_name(const char *name)
+{
+    static const struct { const char *name, *label; } map[] = {
+        {"cw_memcpy_nt", "cw_nt"},       {"cw_memcpy_flushcache", "cw_flush"},
+        {"cw_copy_nta", "cw_nta"},       {"cw_copy_safe", "cw_safe"},
+        {"glibc_memcpy", "glibc"},       {"pmem_memcpy_nt", "pmem_nt"},
+        {"pmem_memcpy_t", "pmem_t"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(map[i].name, name) == 0)
+            return map[i].label;
+    return name;
+}
+
+static void fmt_gbps(double v, char *buf, size_t cap)
+{
+    if (!(v == v))
+        snprintf(buf, cap, "-");
+    else if (v >= 100)
+        snprintf(buf, cap, "%.0f", v);
+    else if (v >= 10)
+        snprintf(buf, cap, "%.1f", v);
+    else
+        snprintf(buf, cap, "%.2f", v);
+}
+
+static void print_cell(const struct cellv *c)
+{
+    char num[32], cell[48];
+    if (c->unavailable) {
+        printf(" %12s", "n/a");
+        return;
+    }
+    if (c->failed || c->n == 0) {
+        printf(" %12s", "FAILED");
+        return;
+    }
+    double med, spread;
+    cwb_median_spread(c->x, c->n, &med, &spread);
+    fmt_gbps(med, num, sizeof num);
+    snprintf(cell, sizeof cell, "%s ±%.0f%%%s", num, spread * 100, c->preempted ? "*" : "");
+    printf(" %12s", cell);
+}
+
+static void row_label(const struct row *r, char *buf, size_t cap)
+{
+    char s[32];
+    cwb_fmt_size(r->size, s, sizeof s);
+    if (r->dst_off)
+        snprintf(buf, cap, "%s dst+%d", s, r->dst_off);
+    else
+        snprintf(buf, cap, "%s", s);
+}
+
+static void verdicts(const struct row *rows, size_t nrows, const struct cwb_routine *const *rt,
+                     size_t nrt, struct cellv (*cells)[CWB_MAX_ROUTINES])
+{
+    size_t g = nrt;
+    for (size_t j = 0; j < nrt; j++)
+        if (strcmp(rt[j]->name, "glibc_memcpy") == 0)
+            g = j;
+    printf("\nVerdicts against glibc memcpy (Mann-Whitney U, alpha 0.05, CI of the ratio of "
+           "medians; docs/STATISTICS.md)\n");
+    if (g == nrt) {
+        printf("  glibc_memcpy not measured: no verdicts\n");
+        return;
+    }
+    for (size_t j = 0; j < nrt; j++) {
+        if (j == g)
+            continue;
+        double ratios[MAX_ROWS];
+        size_t nr = 0, faster = 0, slower = 0, noise = 0, worst = 0;
+        struct cwb_cmp worst_c;
+        memset(&worst_c, 0, sizeof worst_c);
+        for (size_t i = 0; i < nrows; i++) {
+            struct cellv *a = &cells[i][g], *b = &cells[i][j];
+            struct cwb_cmp c;
+            if (a->n == 0 || b->n == 0 || a->failed || b->failed ||
+                cwb_compare(a->x, a->n, b->x, b->n, 0.05, &c) != 0)
+                continue;
+            if (nr == 0 || c.ratio < worst_c.ratio) {
+                worst_c = c;
+                worst = i;
+            }
+            ratios[nr++] = c.ratio;
+            if (!c.significant)
+                noise++;
+            else if (c.ratio > 1)
+                faster++;
+            else
+                slower++;
+        }
+        if (nr == 0) {
+            printf("  %-20s no comparable cells\n", rt[j]->name);
+            continue;
+        }
+        char label[48], v[160];
+        row_label(&rows[worst], label, sizeof label);
+        printf("  %-20s x%.2f geomean, %zu sizes: %zu faster, %zu slower, %zu within noise; "
+               "worst %s: %s\n",
+               rt[j]->name, cwb_geomean(ratios, nr), nr, faster, slower, noise, label,
+               cwb_verdict(&worst_c, 1, v, sizeof v));
+    }
+}
+
+static const char *const default_routines[] = {
+    "cw_memcpy", "cw_memcpy_nt", "cw_memcpy_flushcache", "cw_copy_nta", "glibc_memcpy",
+    "rep_movsb", "stream_avx512", "stream_avx2", "pmem_memcpy_nt", "pmem_memcpy_t", NULL,
+};
+
+static void pick_default(const struct cwb_routine **rt, size_t *nrt)
+{
+    cwb_pick_routines(NULL, default_routines, rt, nrt);
+    /* Only the widest streaming loop: it is the yardstick, the others are
+     * in `cwbench sweep`. */
+    size_t k = 0;
+    int have512 = cwb_routine_find("stream_avx512") != NULL;
+    for (size_t i = 0; i < *nrt; i++)
+        if (!(have512 && strcmp(rt[i]->name, "stream_avx2") == 0))
+            rt[k++] = rt[i];
+    *nrt = k;
+}
+
+int cwb_cmd_report(const struct cwb_opts *o)
+{
+    double t_start = cwb_now();
+    const struct cwb_routine *rt[CWB_MAX_ROUTINES];
+    size_t nrt;
+    if (o->routines != NULL) {
+        if (cwb_pick_routines(o->routines, NULL, rt, &nrt) != 0)
+            return 2;
+    } else {
+        pick_default(rt, &nrt);
+    }
+    const struct row *rows = o->quick ? quick_rows : full_rows;
+    size_t nrows = o->quick ? sizeof quick_rows / sizeof quick_rows[0]
+                            : sizeof full_rows / sizeof full_rows[0];
+    int samples = o->samples ? o->samples : o->quick ? 3 : 10;
+    size_t llc = cwb_llc_bytes();
+    size_t ceil_bytes = o->quick ? (size_t)8 << 20 : 4 * llc;
+    size_t pool = 0;
+    for (size_t i = 0; i < nrows; i++)
+        if (rows[i].size > pool)
+            pool = rows[i].size;
+    pool += (size_t)64 << 10;
+    if (pool < ceil_bytes)
+        pool = ceil_bytes;
+
+    printf("cwbench %s: cachewise copy benchmark (docs/BENCHMARKS.md explains every column)\n\n",
+           cw_version());
+    cwb_print_machine(stdout);
+    struct cwb_engine e;
+    if (cwb_engine_init(&e, pool, samples, o->quick ? 20e-6 : 100e-6, o->seed) != 0) {
+        fprintf(stderr, "cwbench: cannot allocate %zu MiB of buffers\n", 3 * pool >> 20);
+        return 1;
+    }
+    struct cwb_results res;
+    cwb_results_init(&res);
+    cwb_common_meta(&res, o, "cwbench");
+
+    printf("\nMethod\n");
+    printf("  timer        CLOCK_MONOTONIC, tick %.0f ns; each sample >= %.0f us (>= 20 ticks), "
+           "batch grown until stable\n", cwb_timer_tick() * 1e9, e.min_sample * 1e6);
+    printf("  samples      %d per cell after a discarded warm-up; routines interleaved in a "
+           "random order per sample (seed %llu)\n", samples, (unsigned long long)o->seed);
+    printf("  bytes        counted once: GB/s = bytes copied / second / 1e9\n");
+    printf("  placement    2 MiB pages; src at page offset 0, dst at page offset 2048 "
+           "(both 64-byte aligned) + the row's offset\n");
+    printf("  checks       every sample's copies compared with the source and the guard bytes "
+           "around dst, outside the timed region\n");
+    printf("  cpu time     CLOCK_PROCESS_CPUTIME_ID beside wall time: * marks cells with "
+           "samples where they differ > 10%% (preempted)\n");
+    fflush(stdout);
+
+    struct cwb_ceiling ceil, ceil2;
+    cwb_measure_ceiling(&e, ceil_bytes, &ceil);
+    char a[32];
+
+    static struct cellv cells[MAX_ROWS][CWB_MAX_ROUTINES];
+    memset(cells, 0, sizeof cells);
+    int failed = 0;
+    cwb_progress_begin("throughput", nrows);
+    for (size_t i = 0; i < nrows; i++) {
+        struct cwb_spec sp = {.state = CWB_HOT, .size = rows[i].size, .dst_off = rows[i].dst_off};
+        struct cwb_run runs[CWB_MAX_ROUTINES];
+        if (cwb_measure(&e, &sp, rt, nrt, runs) != 0)
+            failed = 1;
+        for (size_t j = 0; j < nrt; j++) {
+            struct cellv *c = &cells[i][j];
+            c->failed = runs[j].failed;
+            c->unavailable = runs[j].unavailable;
+            c->preempted = runs[j].preempted;
+            if (runs[j].failed)
+                fprintf(stderr, "cwbench: %s\n", runs[j].err);
+            c->x = malloc((runs[j].n + 1) * sizeof(double));
+            if (c->x != NULL) {
+                cwb_run_gbps(&runs[j], c->x, NULL);
+                c->n = runs[j].n;
+            }
+            cwb_add_run(&res, rt[j]->name, "throughput", &sp, &runs[j]);
+            cwb_run_free(&runs[j]);
+        }
+        cwb_progress_step(i + 1);
+    }
+    cwb_progress_end();
+    /* Again after the DRAM rows: other tenants' memory traffic comes and
+     * goes, and a ceiling is an upper bound, so the better of the two. */
+    cwb_measure_ceiling(&e, ceil_bytes, &ceil2);
+    printf("\nCopy ceiling over %s (%d samples, median; measured before and after the "
+           "throughput table)\n", cwb_fmt_size(ceil.bytes, a, sizeof a), ceil.n);
+    printf("  read-only %.1f / %.1f GB/s, streaming write-only %.1f / %.1f GB/s\n",
+           ceil.read_gbps, ceil2.read_gbps, ceil.write_gbps, ceil2.write_gbps);
+    if (ceil2.ceiling_gbps > ceil.ceiling_gbps)
+        ceil = ceil2;
+    printf("  a copy cannot beat %.1f GB/s (the slower kernel, the better of the two runs)\n",
+           ceil.ceiling_gbps);
+    snprintf(a, sizeof a, "%.3f", ceil.ceiling_gbps);
+    cwb_results_meta(&res, "copy_ceiling_gbps", a);
+
+    printf("\nThroughput, GB/s: median ±half the interquartile range (relative); sizes above "
+           "the L3 (%s) are DRAM-bound\n", cwb_fmt_size(llc, a, sizeof a));
+    printf("%-14s", "size");
+    for (size_t j = 0; j < nrt; j++)
+        printf(" %12s", short_name(rt[j]->name));
+    printf("\n");
+    for (size_t i = 0; i < nrows; i++) {
+        char label[48];
+        row_label(&rows[i], label, sizeof label);
+        if (i > 0 && rows[i].dst_off && !rows[i - 1].dst_off)
+            printf("misaligned destination (src aligned): the AMD rep movsb cliff\n");
+        printf("%-14s", label);
+        for (size_t j = 0; j < nrt; j++)
+            print_cell(&cells[i][j]);
+        printf("\n");
+        if (rows[i].size > llc && !rows[i].dst_off && ceil.ceiling_gbps > 0) {
+            printf("%-14s", "  % of ceiling");
+            for (size_t j = 0; j < nrt; j++) {
+                double med = NAN, spread;
+                if (cells[i][j].n)
+                    cwb_median_spread(cells[i][j].x, cells[i][j].n, &med, &spread);
+                char pc[24];
+                if (med == med)
+                    snprintf(pc, sizeof pc, "%.0f%%", 100 * med / ceil.ceiling_gbps);
+                else
+                    snprintf(pc, sizeof pc, "-");
+                printf(" %12s", pc);
+            }
+            printf("\n");
+        }
+    }
+    printf("columns:\n");
+    for (size_t j = 0; j < nrt; j++)
+        printf("  %-12s %s\n", short_name(rt[j]->name), rt[j]->what);
+    fflush(stdout);
+
+    printf("\nPollution: what a copy evicts from a victim working set (evicted fraction, "
+           "0 = nothing, 1 = all of it)\n");
+    int reps = o->samples ? o->samples : o->quick ? 3 : 10;
+    if (cwb_pollution_run(o, o->quick ? 1u : 2u, o->quick ? (size_t)1 << 20 : (size_t)64 << 20,
+                          rt, nrt, reps, &res) != 0)
+        failed = 1;
+
+    verdicts(rows, nrows, rt, nrt, cells);
+    for (size_t i = 0; i < nrows; i++)
+        for (size_t j = 0; j < nrt; j++)
+            free(cells[i][j].x);
+
+    cwb_print_preemption(&e);
+    cwb_engine_free(&e);
+    if (cwb_write_outputs(&res, o) != 0)
+        failed = 1;
+    cwb_results_free(&res);
+    printf("\ntotal time %.1f s\n", cwb_now() - t_start);
+    if (failed)
+        fprintf(stderr, "cwbench: some routines copied wrong bytes (see above)\n");
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,45 @@
+/* cwbench result sets: cells of raw samples plus run metadata, written as
+ * JSON (read back by `cwbench compare`) or CSV. Formats: docs/STATISTICS.md. */
+#ifndef CWB_RESULTS_H
+#define CWB_RESULTS_H
+
+#include <stddef.h>
+
+#define CWB_MAX_META 64
+
+struct cwb_cell { char routine[48]; char bench[24]; /* "throughput","dist","pollution",... */
+                  char state[16]; /* "hot","cold","random",... */ size_t size; int src_off, dst_off;
+                  char unit[16]; /* "GB/s","calls/s","fraction","ns" */ int higher_is_better;
+                  double *samples; size_t n; double *cpu_samples; /* optional, same n, or NULL */ };
+
+struct cwb_results { char *meta_keys[CWB_MAX_META]; char *meta_vals[CWB_MAX_META]; size_t n_meta;
+                     struct cwb_cell *cells; size_t n_cells, cap; };
+
+void cwb_results_init(struct cwb_results *r);
+void cwb_results_free(struct cwb_results *r);
+/* Sets or replaces key; silently ignored once CWB_MAX_META keys exist or
+ * when out of memory (metadata is informative only). */
+void cwb_results_meta(struct cwb_results *r, const char *key, const char *val);
+/* Appends a copy of proto (strings truncated to their fields) owning
+ * copies of samples and cpu (cpu may be NULL). Returns the new cell, valid
+ * until the next add, or NULL when out of memory. */
+struct cwb_cell *cwb_results_add(struct cwb_results *r, const struct cwb_cell *proto,
+                                 const double *samples, const double *cpu, size_t n);
+/* Looks up a meta value; NULL when absent. */
+const char *cwb_results_meta_get(const struct cwb_results *r, const char *key);
+
+/* Write to a temporary file beside path, then rename(): never leaves a
+ * partial file. 0 on success; -1 with a one-line message in err. */
+int cwb_results_write_json(const struct cwb_results *r, const char *path, char *err, size_t errcap);
+int cwb_results_write_csv(const struct cwb_results *r, const char *path, char *err, size_t errcap);
+/* Replaces r's contents (r must be initialised). On error r is left empty
+ * and err names the file, the line and the problem:
+ * "A.json:12: expected ':'". */
+int cwb_results_read_json(struct cwb_results *r, const char *path, char *err, size_t errcap);
+
+/* `cwbench compare A.json B.json [--alpha X]` (compare.c); argv[0] is
+ * "compare". Exit status: 0 done, 2 bad usage or unreadable file, 1 out of
+ * memory. */
+int cwb_cmd_compare(int argc, char **argv);
+
+#endif

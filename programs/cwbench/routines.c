@@ -1,0 +1,215 @@
+/* The routine registry: the cachewise entry points and the references they
+ * are judged against (glibc, a bare rep movsb, plain streaming loops of
+ * each ISA, libpmem). Every routine has the memcpy signature so the engine
+ * calls them all the same way, through one indirect call. */
+#include <immintrin.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cachewise.h"
+#ifdef CWB_HAVE_LIBPMEM
+#include <libpmem.h>
+#endif
+
+static void *r_cw_memcpy(void *d, const void *s, size_t n)
+{
+    return cw_memcpy(d, s, n);
+}
+
+static void *r_cw_memcpy_nt(void *d, const void *s, size_t n)
+{
+    return cw_memcpy_nt(d, s, n);
+}
+
+static void *r_cw_flushcache(void *d, const void *s, size_t n)
+{
+    return cw_memcpy_flushcache(d, s, n);
+}
+
+static void *r_cw_copy_nta(void *d, const void *s, size_t n)
+{
+    return cw_copy(d, s, n, CW_SRC_NOREUSE | CW_DST_NOREUSE);
+}
+
+static void *r_cw_copy_safe(void *d, const void *s, size_t n)
+{
+    return cw_copy_safe(d, s, n, 0) == 0 ? d : NULL;
+}
+
+/* Through a volatile pointer so the compiler cannot inline or specialise
+ * glibc's memcpy: the benchmark measures the library function itself. */
+static void *(*volatile glibc_memcpy_ptr)(void *, const void *, size_t) = memcpy;
+
+static void *r_glibc_memcpy(void *d, const void *s, size_t n)
+{
+    return glibc_memcpy_ptr(d, s, n);
+}
+
+static void *r_rep_movsb(void *d, const void *s, size_t n)
+{
+    void *ret = d;
+    __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+    return ret;
+}
+
+/* Plain streaming loops: align the destination, stream whole vectors with
+ * unaligned loads, ordinary copies for the head and tail, sfence. The
+ * yardstick cw_memcpy_nt must reach at DRAM sizes. */
+static void *r_stream_sse2(void *d, const void *s, size_t n)
+{
+    unsigned char *dp = d;
+    const unsigned char *sp = s;
+    size_t head = (16 - ((uintptr_t)dp & 15)) & 15;
+    if (n < 64 + head) {
+        memcpy(dp, sp, n);
+        return d;
+    }
+    memcpy(dp, sp, head);
+    dp += head, sp += head, n -= head;
+    for (; n >= 64; n -= 64, dp += 64, sp += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)sp);
+        __m128i b = _mm_loadu_si128((const __m128i *)(sp + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(sp + 32));
+        __m128i e = _mm_loadu_si128((const __m128i *)(sp + 48));
+        _mm_stream_si128((__m128i *)dp, a);
+        _mm_stream_si128((__m128i *)(dp + 16), b);
+        _mm_stream_si128((__m128i *)(dp + 32), c);
+        _mm_stream_si128((__m128i *)(dp + 48), e);
+    }
+    memcpy(dp, sp, n);
+    _mm_sfence();
+    return d;
+}
+
+__attribute__((target("avx2"))) static void *r_stream_avx2(void *d, const void *s, size_t n)
+{
+    unsigned char *dp = d;
+    const unsigned char *sp = s;
+    size_t head = (32 - ((uintptr_t)dp & 31)) & 31;
+    if (n < 128 + head) {
+        memcpy(dp, sp, n);
+        return d;
+    }
+    memcpy(dp, sp, head);
+    dp += head, sp += head, n -= head;
+    for (; n >= 128; n -= 128, dp += 128, sp += 128) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)sp);
+        __m256i b = _mm256_loadu_si256((const __m256i *)(sp + 32));
+        __m256i c = _mm256_loadu_si256((const __m256i *)(sp + 64));
+        __m256i e = _mm256_loadu_si256((const __m256i *)(sp + 96));
+        _mm256_stream_si256((__m256i *)dp, a);
+        _mm256_stream_si256((__m256i *)(dp + 32), b);
+        _mm256_stream_si256((__m256i *)(dp + 64), c);
+        _mm256_stream_si256((__m256i *)(dp + 96), e);
+    }
+    memcpy(dp, sp, n);
+    _mm_sfence();
+    return d;
+}
+
+__attribute__((target("avx512f"))) static void *r_stream_avx512(void *d, const void *s, size_t n)
+{
+    unsigned char *dp = d;
+    const unsigned char *sp = s;
+    size_t head = (64 - ((uintptr_t)dp & 63)) & 63;
+    if (n < 256 + head) {
+        memcpy(dp, sp, n);
+        return d;
+    }
+    memcpy(dp, sp, head);
+    dp += head, sp += head, n -= head;
+    for (; n >= 256; n -= 256, dp += 256, sp += 256) {
+        __m512i a = _mm512_loadu_si512((const void *)sp);
+        __m512i b = _mm512_loadu_si512((const void *)(sp + 64));
+        __m512i c = _mm512_loadu_si512((const void *)(sp + 128));
+        __m512i e = _mm512_loadu_si512((const void *)(sp + 192));
+        _mm512_stream_si512((void *)dp, a);
+        _mm512_stream_si512((void *)(dp + 64), b);
+        _mm512_stream_si512((void *)(dp + 128), c);
+        _mm512_stream_si512((void *)(dp + 192), e);
+    }
+    memcpy(dp, sp, n);
+    _mm_sfence();
+    return d;
+}
+
+#ifdef CWB_HAVE_LIBPMEM
+static void *r_pmem_nt(void *d, const void *s, size_t n)
+{
+    return pmem_memcpy(d, s, n, PMEM_F_MEM_NONTEMPORAL | PMEM_F_MEM_NODRAIN);
+}
+
+static void *r_pmem_t(void *d, const void *s, size_t n)
+{
+    return pmem_memcpy(d, s, n, PMEM_F_MEM_TEMPORAL | PMEM_F_MEM_NODRAIN);
+}
+#endif
+
+enum { NEED_NONE, NEED_AVX2, NEED_AVX512 };
+
+static const struct {
+    struct cwb_routine r;
+    int need;
+} all[] = {
+    {{"cw_memcpy", r_cw_memcpy, "cw_memcpy (auto: temporal, streaming above the threshold)"},
+     NEED_NONE},
+    {{"cw_memcpy_nt", r_cw_memcpy_nt, "cw_memcpy_nt (streaming stores)"}, NEED_NONE},
+    {{"cw_memcpy_flushcache", r_cw_flushcache, "cw_memcpy_flushcache (no drain per call)"},
+     NEED_NONE},
+    {{"cw_copy_nta", r_cw_copy_nta, "cw_copy(CW_SRC_NOREUSE|CW_DST_NOREUSE)"}, NEED_NONE},
+    {{"cw_copy_safe", r_cw_copy_safe, "cw_copy_safe(flags 0), fault-tolerant"}, NEED_NONE},
+    {{"glibc_memcpy", r_glibc_memcpy, "glibc memcpy"}, NEED_NONE},
+    {{"rep_movsb", r_rep_movsb, "a bare rep movsb"}, NEED_NONE},
+    {{"stream_sse2", r_stream_sse2, "plain SSE2 streaming-store loop"}, NEED_NONE},
+    {{"stream_avx2", r_stream_avx2, "plain AVX2 streaming-store loop"}, NEED_AVX2},
+    {{"stream_avx512", r_stream_avx512, "plain AVX-512 streaming-store loop"}, NEED_AVX512},
+#ifdef CWB_HAVE_LIBPMEM
+    {{"pmem_memcpy_nt", r_pmem_nt, "libpmem pmem_memcpy(NONTEMPORAL|NODRAIN)"}, NEED_NONE},
+    {{"pmem_memcpy_t", r_pmem_t, "libpmem pmem_memcpy(TEMPORAL|NODRAIN)"}, NEED_NONE},
+#endif
+};
+#define N_ALL (sizeof all / sizeof all[0])
+
+static struct cwb_routine runnable[N_ALL];
+static size_t n_runnable;
+static char names[N_ALL * 24];
+
+static void build(void)
+{
+    if (n_runnable != 0)
+        return;
+    const struct cw_info *in = cw_get_info();
+    size_t len = 0;
+    for (size_t i = 0; i < N_ALL; i++) {
+        if ((all[i].need == NEED_AVX2 && !in->avx2) ||
+            (all[i].need == NEED_AVX512 && !in->avx512f))
+            continue;
+        runnable[n_runnable++] = all[i].r;
+        int w = snprintf(names + len, sizeof names - len, "%s%s", len ? "," : "",
+                         all[i].r.name);
+        if (w > 0 && (size_t)w < sizeof names - len)
+            len += (size_t)w;
+    }
+}
+
+const struct cwb_routine *cwb_routines(size_t *count)
+{
+    build();
+    *count = n_runnable;
+    return runnable;
+}
+
+const struct cwb_routine *cwb_routine_find(const char *name)
+{
+    build();
+    for (size_t i = 0; name != NULL && i < n_runnable; i++)
+        if (strcmp(runnable[i].name, name) == 0)
+            return &runnable[i];
+    return NULL;
+}
+
+const char *cwb_routine_names(void)
+{
+    build();
+    return names;
+}

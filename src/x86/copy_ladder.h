@@ -1,0 +1,387 @@
+/* copy_ladder.h: the x86 copy kernels, written once for every vector width.
+ *
+ * An ISA file (sse2.c, avx2.c, avx512.c) defines the vector parameters below,
+ * includes this header once and gets static kernels plus CWL_ROW() to build
+ * its struct cwi_impl:
+ *   CWL_W              vector width in bytes (16, 32 or 64)
+ *   CWL_V              vector type
+ *   CWL_LOADU(p)       unaligned load
+ *   CWL_STOREU(p, v)   unaligned store
+ *   CWL_STOREA(p, v)   store to a CWL_W-aligned address
+ *   CWL_STREAM(p, v)   non-temporal store to a CWL_W-aligned address
+ *
+ * Shape (after LLVM libc's memory_utils): sizes up to 8 vectors are a ladder
+ * of "head_tail" blocks, two possibly overlapping groups of loads covering
+ * the first and last bytes, so no byte outside the buffers is touched and
+ * every load happens before any store (which makes them memmove-safe too).
+ * Larger copies align the destination and run a 4-vector loop, with the
+ * unaligned first vector and last 4 vectors loaded up front and stored last.
+ * The destination is always aligned for the loops, so the misaligned-store
+ * penalty is paid at most twice per call, and rep movsb (whose AMD
+ * misaligned-destination cliff glibc 2.36 falls into) is never used.
+ */
+#ifndef CW_COPY_LADDER_H
+#define CW_COPY_LADDER_H
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+#if !defined(CWL_W) || !defined(CWL_V) || !defined(CWL_LOADU) || !defined(CWL_STOREU) ||    \
+    !defined(CWL_STOREA) || !defined(CWL_STREAM)
+#error "define the CWL_* vector parameters before including copy_ladder.h"
+#endif
+
+#define CWL_INLINE static inline __attribute__((always_inline))
+#define CWL_LINE 64
+/* Streaming loop unit: 4 cache lines per iteration whatever the width. */
+#define CWL_SUNIT 256
+/* How far ahead of the loads the source is prefetched. Far enough to cover
+ * DRAM latency at full streaming bandwidth (~100 ns x ~25 GB/s). */
+#define CWL_PF_DIST 2048
+/* Below this, streaming buys nothing: the copy is a few lines at most and
+ * the temporal ladder is faster. */
+#define CWL_NT_MIN 256
+
+typedef unsigned char cwl_u8;
+typedef uint64_t cwl_u64 __attribute__((may_alias, aligned(1)));
+typedef uint32_t cwl_u32 __attribute__((may_alias, aligned(1)));
+
+enum { CWL_PF_NONE, CWL_PF_T0, CWL_PF_NTA };
+
+CWL_INLINE void cwl_prefetch(const cwl_u8 *p, int kind)
+{
+    if (kind == CWL_PF_NTA)
+        _mm_prefetch((const char *)p, _MM_HINT_NTA);
+    else if (kind == CWL_PF_T0)
+        _mm_prefetch((const char *)p, _MM_HINT_T0);
+}
+
+/* ---- ladder: every load before any store ---- */
+
+/* n in [0, 16) */
+CWL_INLINE void cwl_small(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    if (n >= 8) {
+        uint64_t a = *(const cwl_u64 *)s, b = *(const cwl_u64 *)(s + n - 8);
+        *(cwl_u64 *)d = a;
+        *(cwl_u64 *)(d + n - 8) = b;
+    } else if (n >= 4) {
+        uint32_t a = *(const cwl_u32 *)s, b = *(const cwl_u32 *)(s + n - 4);
+        *(cwl_u32 *)d = a;
+        *(cwl_u32 *)(d + n - 4) = b;
+    } else if (n != 0) {
+        /* 1..3 bytes without a loop: first, middle, last (some coincide) */
+        cwl_u8 a = s[0], b = s[n >> 1], c = s[n - 1];
+        d[0] = a;
+        d[n >> 1] = b;
+        d[n - 1] = c;
+    }
+}
+
+#if CWL_W >= 32
+/* n in [16, 32]: below one vector of the wider ISAs */
+CWL_INLINE void cwl_ht16(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
+    _mm_storeu_si128((__m128i *)(void *)d, a);
+    _mm_storeu_si128((__m128i *)(void *)(d + n - 16), b);
+}
+#endif
+#if CWL_W >= 64
+/* n in [32, 64] */
+CWL_INLINE void cwl_ht32(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)s);
+    __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + n - 32));
+    _mm256_storeu_si256((__m256i *)(void *)d, a);
+    _mm256_storeu_si256((__m256i *)(void *)(d + n - 32), b);
+}
+#endif
+
+/* head_tail blocks: n in [k*W, 2*k*W], k vectors from the start and k
+ * ending at the end. Written out by hand: with arrays and loops GCC -O2/-O3
+ * sometimes kept the vectors on the stack (3.5x slower at 256 bytes).
+ * All loads first, then the head stores, then the tail stores, each in
+ * ascending order: at 100..250 bytes and random offsets on Zen 4 this beat
+ * both interleaved head/tail stores and glibc's descending tail by 10-25%. */
+CWL_INLINE void cwl_ht1(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    CWL_V h0 = CWL_LOADU(s), t0 = CWL_LOADU(s + n - CWL_W);
+    CWL_STOREU(d, h0);
+    CWL_STOREU(d + n - CWL_W, t0);
+}
+
+CWL_INLINE void cwl_ht2(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
+    CWL_V t0 = CWL_LOADU(s + n - 2 * CWL_W), t1 = CWL_LOADU(s + n - CWL_W);
+    CWL_STOREU(d, h0);
+    CWL_STOREU(d + CWL_W, h1);
+    CWL_STOREU(d + n - 2 * CWL_W, t0);
+    CWL_STOREU(d + n - CWL_W, t1);
+}
+
+CWL_INLINE void cwl_ht4(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
+    CWL_V h2 = CWL_LOADU(s + 2 * CWL_W), h3 = CWL_LOADU(s + 3 * CWL_W);
+    CWL_V t0 = CWL_LOADU(s + n - 4 * CWL_W), t1 = CWL_LOADU(s + n - 3 * CWL_W);
+    CWL_V t2 = CWL_LOADU(s + n - 2 * CWL_W), t3 = CWL_LOADU(s + n - CWL_W);
+    CWL_STOREU(d, h0);
+    CWL_STOREU(d + CWL_W, h1);
+    CWL_STOREU(d + 2 * CWL_W, h2);
+    CWL_STOREU(d + 3 * CWL_W, h3);
+    CWL_STOREU(d + n - 4 * CWL_W, t0);
+    CWL_STOREU(d + n - 3 * CWL_W, t1);
+    CWL_STOREU(d + n - 2 * CWL_W, t2);
+    CWL_STOREU(d + n - CWL_W, t3);
+}
+
+/* n in [0, 2*W]. The branch order follows glibc's: sizes of one to two
+ * vectors, the most common class, are reached after two compares. */
+CWL_INLINE void cwl_upto2(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    if (n >= CWL_W) {
+        cwl_ht1(d, s, n);
+        return;
+    }
+#if CWL_W >= 64
+    if (n > 32) {
+        cwl_ht32(d, s, n);
+        return;
+    }
+#endif
+#if CWL_W >= 32
+    if (n >= 16) {
+        cwl_ht16(d, s, n);
+        return;
+    }
+#endif
+    cwl_small(d, s, n);
+}
+
+/* n in (2*W, 8*W] */
+CWL_INLINE void cwl_upto8(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    if (n <= 4 * CWL_W)
+        cwl_ht2(d, s, n);
+    else
+        cwl_ht4(d, s, n);
+}
+
+/* n in [0, 8*W] */
+CWL_INLINE void cwl_ladder(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    if (n <= 2 * CWL_W)
+        cwl_upto2(d, s, n);
+    else
+        cwl_upto8(d, s, n);
+}
+
+/* ---- temporal loops, n > 8*W ---- */
+
+/* Forward; safe for memmove when dst is below src (or disjoint): each
+ * iteration loads before it stores and only ever reads above what it
+ * already wrote, and the head and tail were loaded before the loop. */
+CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf)
+{
+    CWL_V head = CWL_LOADU(s);
+    CWL_V t0 = CWL_LOADU(s + n - 4 * CWL_W), t1 = CWL_LOADU(s + n - 3 * CWL_W);
+    CWL_V t2 = CWL_LOADU(s + n - 2 * CWL_W), t3 = CWL_LOADU(s + n - 1 * CWL_W);
+    size_t skip = CWL_W - ((uintptr_t)d & (CWL_W - 1));
+    cwl_u8 *dp = d + skip, *dlast = d + n - 4 * CWL_W;
+    const cwl_u8 *sp = s + skip, *send = s + n;
+    for (; dp < dlast; dp += 4 * CWL_W, sp += 4 * CWL_W) {
+        /* prefetch only inside the source: nothing outside it is touched */
+        if (pf != CWL_PF_NONE && (size_t)(send - sp) >= CWL_PF_DIST + 4 * CWL_W) {
+            for (int i = 0; i < 4 * CWL_W; i += CWL_LINE)
+                cwl_prefetch(sp + CWL_PF_DIST + i, pf);
+        }
+        CWL_V a = CWL_LOADU(sp), b = CWL_LOADU(sp + CWL_W);
+        CWL_V c = CWL_LOADU(sp + 2 * CWL_W), e = CWL_LOADU(sp + 3 * CWL_W);
+        CWL_STOREA(dp, a);
+        CWL_STOREA(dp + CWL_W, b);
+        CWL_STOREA(dp + 2 * CWL_W, c);
+        CWL_STOREA(dp + 3 * CWL_W, e);
+    }
+    CWL_STOREU(dlast, t0);
+    CWL_STOREU(dlast + CWL_W, t1);
+    CWL_STOREU(dlast + 2 * CWL_W, t2);
+    CWL_STOREU(dlast + 3 * CWL_W, t3);
+    CWL_STOREU(d, head);
+}
+
+/* Backward, the mirror image; safe for memmove when dst is above src. */
+CWL_INLINE void cwl_bwd(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    CWL_V tail = CWL_LOADU(s + n - CWL_W);
+    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
+    CWL_V h2 = CWL_LOADU(s + 2 * CWL_W), h3 = CWL_LOADU(s + 3 * CWL_W);
+    size_t skip = (uintptr_t)(d + n) & (CWL_W - 1);
+    cwl_u8 *dp = d + n - skip, *dfirst = d + 4 * CWL_W;
+    const cwl_u8 *sp = s + n - skip;
+    while (dp > dfirst) {
+        dp -= 4 * CWL_W;
+        sp -= 4 * CWL_W;
+        CWL_V a = CWL_LOADU(sp), b = CWL_LOADU(sp + CWL_W);
+        CWL_V c = CWL_LOADU(sp + 2 * CWL_W), e = CWL_LOADU(sp + 3 * CWL_W);
+        CWL_STOREA(dp + 3 * CWL_W, e);
+        CWL_STOREA(dp + 2 * CWL_W, c);
+        CWL_STOREA(dp + CWL_W, b);
+        CWL_STOREA(dp, a);
+    }
+    CWL_STOREU(d, h0);
+    CWL_STOREU(d + CWL_W, h1);
+    CWL_STOREU(d + 2 * CWL_W, h2);
+    CWL_STOREU(d + 3 * CWL_W, h3);
+    CWL_STOREU(d + n - CWL_W, tail);
+}
+
+/* Loads of a forward loop stall behind earlier stores whose address matches
+ * in the low 12 bits ("4K aliasing"), which happens on every iteration when
+ * the destination sits just above the source modulo the page size. Walking
+ * backward turns that around: the aliasing store then comes after the load.
+ * (Small on Zen 4, a few percent at 256 KiB; larger on Intel cores.) */
+CWL_INLINE int cwl_aliases_fwd(const cwl_u8 *d, const cwl_u8 *s)
+{
+    return (((uintptr_t)d - (uintptr_t)s) & 4095) < 4 * CWL_W;
+}
+
+/* ---- streaming ---- */
+
+/* [d, d+n) lies within one cache line and is not the whole line. For
+ * flushcache, whole aligned 8- or 4-byte words go out with movnti, which
+ * leaves no dirty line behind and needs no flush (what the kernel does);
+ * anything else is stored normally and the line written back. */
+CWL_INLINE void cwl_part_line(cwl_u8 *d, const cwl_u8 *s, size_t n, int flush)
+{
+    if (!flush) {
+        cwl_ladder(d, s, n);
+    } else if ((((uintptr_t)d | n) & 7) == 0) {
+        for (size_t i = 0; i < n; i += 8)
+            _mm_stream_si64((long long *)(void *)(d + i), (long long)*(const cwl_u64 *)(s + i));
+    } else if ((((uintptr_t)d | n) & 3) == 0) {
+        for (size_t i = 0; i < n; i += 4)
+            _mm_stream_si32((int *)(void *)(d + i), (int)*(const cwl_u32 *)(s + i));
+    } else {
+        cwl_ladder(d, s, n);
+        cwi_flush_line(d);
+    }
+}
+
+/* n > 64 + the bytes up to the first line boundary: at least one whole line */
+
+/* Whole aligned cache lines go out with non-temporal stores; the partial
+ * first and last lines are written with ordinary stores (and written back
+ * when `flush`, the memcpy_flushcache contract). Lines stay whole so the
+ * write-combining buffers drain as full lines, never partial writes. */
+CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf, int flush)
+{
+    size_t head = (size_t)(-(uintptr_t)d & (CWL_LINE - 1));
+    if (head != 0) {
+        cwl_part_line(d, s, head, flush);
+        d += head;
+        s += head;
+        n -= head;
+    }
+    cwl_u8 *end = d + (n & ~(size_t)(CWL_LINE - 1));
+    const cwl_u8 *send = s + n;
+    for (; (size_t)(end - d) >= CWL_SUNIT; d += CWL_SUNIT, s += CWL_SUNIT) {
+        if (pf != CWL_PF_NONE && (size_t)(send - s) >= CWL_PF_DIST + CWL_SUNIT) {
+            for (int i = 0; i < CWL_SUNIT; i += CWL_LINE)
+                cwl_prefetch(s + CWL_PF_DIST + i, pf);
+        }
+        for (int i = 0; i < CWL_SUNIT; i += CWL_W)
+            CWL_STREAM(d + i, CWL_LOADU(s + i));
+    }
+    for (; d < end; d += CWL_LINE, s += CWL_LINE) {
+        for (int i = 0; i < CWL_LINE; i += CWL_W)
+            CWL_STREAM(d + i, CWL_LOADU(s + i));
+    }
+    size_t tail = n & (CWL_LINE - 1);
+    if (tail != 0)
+        cwl_part_line(d, s, tail, flush);
+}
+
+/* ---- the kernels ---- */
+
+static void cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
+{
+    cwl_u8 *d = dst;
+    const cwl_u8 *s = src;
+    if (n <= 2 * CWL_W)
+        cwl_upto2(d, s, n);
+    else if (n <= 8 * CWL_W)
+        cwl_upto8(d, s, n);
+    else if (cwl_aliases_fwd(d, s))
+        cwl_bwd(d, s, n);
+    else
+        cwl_fwd(d, s, n, CWL_PF_NONE);
+}
+
+static void cwl_k_copy_srcnta(void *restrict dst, const void *restrict src, size_t n)
+{
+    if (n <= 8 * CWL_W)
+        cwl_ladder(dst, src, n);
+    else
+        cwl_fwd(dst, src, n, CWL_PF_NTA);
+}
+
+static void cwl_k_copy_nt(void *restrict dst, const void *restrict src, size_t n)
+{
+    if (n < CWL_NT_MIN)
+        cwl_k_copy(dst, src, n);
+    else
+        cwl_stream(dst, src, n, CWL_PF_T0, 0);
+}
+
+static void cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict src, size_t n)
+{
+    if (n < CWL_NT_MIN)
+        cwl_k_copy(dst, src, n);
+    else
+        cwl_stream(dst, src, n, CWL_PF_NTA, 0);
+}
+
+static void cwl_k_flushcache(void *restrict dst, const void *restrict src, size_t n)
+{
+    cwl_u8 *d = dst;
+    const cwl_u8 *s = src;
+    size_t head = (size_t)(-(uintptr_t)d & (CWL_LINE - 1));
+    if (n >= head + CWL_LINE) {
+        cwl_stream(d, s, n, CWL_PF_T0, 1);
+    } else if (head == 0 || n <= head) {
+        if (n != 0) /* inside one line */
+            cwl_part_line(d, s, n, 1);
+    } else {
+        /* no whole line: the rest of the first line, then part of the next */
+        cwl_part_line(d, s, head, 1);
+        cwl_part_line(d + head, s + head, n - head, 1);
+    }
+}
+
+static void cwl_k_move(void *dst, const void *src, size_t n)
+{
+    cwl_u8 *d = dst;
+    const cwl_u8 *s = src;
+    if (n <= 2 * CWL_W)
+        cwl_upto2(d, s, n);
+    else if (n <= 8 * CWL_W)
+        cwl_upto8(d, s, n);
+    else if ((uintptr_t)d - (uintptr_t)s >= n) /* dst below src, or disjoint */
+        cwl_fwd(d, s, n, CWL_PF_NONE);
+    else
+        cwl_bwd(d, s, n);
+}
+
+#define CWL_ROW(NAME, REQUIRED)                                                                  \
+    {                                                                                            \
+        .name = (NAME), .required = (REQUIRED), .copy = cwl_k_copy, .copy_nt = cwl_k_copy_nt,    \
+        .copy_nt_srcnta = cwl_k_copy_nt_srcnta, .copy_srcnta = cwl_k_copy_srcnta,                \
+        .flushcache = cwl_k_flushcache, .move = cwl_k_move,                                      \
+    }
+
+#endif /* CW_COPY_LADDER_H */

@@ -1,0 +1,167 @@
+/* Unit tests for programs/cwbench/dist.c: good and malformed
+ * size-distribution files, the sampler and the RNG. */
+#include "dist.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures;
+static char dir[] = "/tmp/cwb_test_dist.XXXXXX";
+
+#define CHECK(cond) do { if (!(cond)) { failures++; \
+    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+
+static const char *write_file(const char *name, const char *text, size_t len)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fwrite(text, 1, len, f);
+    fclose(f);
+    return path;
+}
+
+/* Loads text, expects failure with exactly "PATH<suffix>" as the message. */
+static void expect_error(const char *text, const char *suffix)
+{
+    char err[512], want[512];
+    const char *path = write_file("bad.sizes", text, strlen(text));
+    struct cwb_dist d;
+    snprintf(want, sizeof want, "%s%s", path, suffix);
+    int rc = cwb_dist_load(&d, path, err, sizeof err);
+    CHECK(rc == -1);
+    CHECK(d.n == 0 && d.sizes == NULL && d.cum == NULL);
+    if (rc != -1 || strcmp(err, want) != 0) {
+        failures++;
+        fprintf(stderr, "for %s\n  got:  %s\n  want: %s\n", text, rc == -1 ? err : "(success)",
+                want);
+    }
+    if (rc == 0)
+        cwb_dist_free(&d);
+    unlink(path);
+}
+
+static void test_good(const char *datadir)
+{
+    char path[512], err[512];
+    struct cwb_dist d;
+    snprintf(path, sizeof path, "%s/good.sizes", datadir);
+    CHECK(cwb_dist_load(&d, path, err, sizeof err) == 0);
+    /* good.sizes: 0:1, 8:2 (+ a zero line), 64:1, 4096:6 listed twice as
+     * 3 + 3, 1 GiB with 0 (dropped); total 10. */
+    CHECK(d.n == 5);
+    if (d.n == 5) {
+        const size_t sizes[] = {0, 8, 64, 4096, 4096};
+        const double cum[] = {0.1, 0.3, 0.4, 0.7, 1.0};
+        for (size_t i = 0; i < 5; i++) {
+            CHECK(d.sizes[i] == sizes[i]);
+            CHECK(fabs(d.cum[i] - cum[i]) < 1e-12);
+        }
+        CHECK(d.cum[4] == 1.0);
+        CHECK(fabs(d.mean_size - (8 * 2 + 64 + 4096 * 6) / 10.0) < 1e-9);
+        /* Deterministic draws: the frequencies follow the file. */
+        uint64_t rng = 42;
+        size_t counts[4] = {0};
+        const int draws = 200000;
+        for (int i = 0; i < draws; i++) {
+            size_t s = cwb_dist_sample(&d, &rng);
+            int k = s == 0 ? 0 : s == 8 ? 1 : s == 64 ? 2 : s == 4096 ? 3 : -1;
+            CHECK(k >= 0);
+            if (k < 0)
+                break;
+            counts[k]++;
+        }
+        const double want[] = {0.1, 0.2, 0.1, 0.6};
+        for (int k = 0; k < 4; k++)
+            CHECK(fabs((double)counts[k] / draws - want[k]) < 0.005);
+        cwb_dist_free(&d);
+    }
+    CHECK(d.n == 0 && d.sizes == NULL);
+    CHECK(cwb_dist_sample(&d, &(uint64_t){1}) == 0);  /* empty: no crash */
+
+    /* The largest size allowed, CRLF line ends and a single entry. */
+    const char *p = write_file("max.sizes", "1073741824\t3\r\n", 14);
+    CHECK(cwb_dist_load(&d, p, err, sizeof err) == 0);
+    CHECK(d.n == 1 && d.sizes[0] == (size_t)1 << 30 && d.cum[0] == 1.0);
+    uint64_t rng = 7;
+    CHECK(cwb_dist_sample(&d, &rng) == (size_t)1 << 30);
+    cwb_dist_free(&d);
+    unlink(p);
+}
+
+static void test_malformed(void)
+{
+    expect_error("", ": no entries (expected \"size probability\" lines)");
+    expect_error("# only a comment\n\n   \n", ": no entries (expected \"size probability\" lines)");
+    expect_error("8 0\n16 0.0\n", ": no size has a probability above zero");
+    expect_error("8 0.5\nabc 0.5\n", ":2: size 'abc' is not a non-negative decimal integer");
+    expect_error("-8 0.5\n", ":1: size '-8' is not a non-negative decimal integer");
+    expect_error("8.5 0.5\n", ":1: size '8.5' is not a non-negative decimal integer");
+    expect_error("# c\n8 -0.1\n", ":2: probability -0.1 is negative");
+    expect_error("8 nan\n", ":1: probability 'nan' is not a finite number");
+    expect_error("8 inf\n", ":1: probability 'inf' is not a finite number");
+    expect_error("8 0.5x\n", ":1: probability '0.5x' is not a number");
+    expect_error("8\n", ":1: expected \"size probability\", found one field");
+    expect_error("8 0.5 9\n", ":1: expected \"size probability\", found more than two fields");
+    expect_error("1\t1\n\n1073741825 1\n", ":3: size 1073741825 is larger than 1 GiB (1073741824)");
+    expect_error("99999999999999999999999 1\n",
+                 ":1: size 99999999999999999999999 is larger than 1 GiB (1073741824)");
+    expect_error("8 1e308\n16 1e308\n", ": the probabilities add up to infinity");
+    char nul[] = "8 0.5\n16\0 0.5\n";
+    const char *path = write_file("nul.sizes", nul, sizeof nul - 1);
+    char err[512], want[512];
+    struct cwb_dist d;
+    CHECK(cwb_dist_load(&d, path, err, sizeof err) == -1);
+    snprintf(want, sizeof want, "%s:2: NUL byte in line (not a text file?)", path);
+    CHECK(strcmp(err, want) == 0);
+    unlink(path);
+
+    snprintf(want, sizeof want, "%s/missing.sizes", dir);
+    CHECK(cwb_dist_load(&d, want, err, sizeof err) == -1);
+    CHECK(strstr(err, "missing.sizes: cannot open: No such file or directory") != NULL);
+    CHECK(cwb_dist_load(&d, dir, err, sizeof err) == -1);  /* a directory */
+    CHECK(strstr(err, "read error") != NULL);
+    /* A small error buffer truncates. */
+    char small[10];
+    CHECK(cwb_dist_load(&d, want, small, sizeof small) == -1 && strlen(small) == 9);
+}
+
+static void test_rng(void)
+{
+    /* splitmix64 reference output for seed 0. */
+    uint64_t s = 0;
+    CHECK(cwb_rng_next(&s) == 0xe220a8397b1dcdafull);
+    CHECK(cwb_rng_next(&s) == 0x6e789e6aa1b965f4ull);
+    uint64_t a = 12345, b = 12345;
+    for (int i = 0; i < 100; i++)
+        CHECK(cwb_rng_next(&a) == cwb_rng_next(&b));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_dist DATADIR\n");
+        return 2;
+    }
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_good(argv[1]);
+    test_malformed();
+    test_rng();
+    rmdir(dir);
+    if (failures) {
+        fprintf(stderr, "test_dist: %d check(s) failed\n", failures);
+        return 1;
+    }
+    puts("test_dist: all checks passed");
+    return 0;
+}

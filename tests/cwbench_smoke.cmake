@@ -1,0 +1,137 @@
+# cwbench smoke tests: every subcommand once with tiny sizes (--quick), and
+# bad input that must exit 2 with one "cwbench: ..." line and a usage hint,
+# print nothing on stdout and leave no output file behind. Plus the engine
+# unit test (a broken routine must be caught).
+#
+# Run as a script (cmake -DCWBS_CHECK=1 -P) this file checks one call.
+if(CMAKE_SCRIPT_MODE_FILE AND CWBS_CHECK)
+  # Lists arrive "|"-separated: a ";" would split the -D argument.
+  string(REPLACE "|" ";" args "${ARGS}")
+  string(REPLACE "|" ";" want_out "${OUT}")
+  string(REPLACE "|" ";" want_err "${ERR}")
+  string(REPLACE "|" ";" files "${FILES}")
+  foreach(f IN LISTS NOFILE files)
+    file(REMOVE_RECURSE "${f}")
+  endforeach()
+  execute_process(COMMAND ${EXE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err TIMEOUT 120)
+  if(NOT rc STREQUAL RC)
+    message(FATAL_ERROR "exit status ${rc}, want ${RC}\nstdout:\n${out}\nstderr:\n${err}")
+  endif()
+  foreach(w IN LISTS want_out)
+    string(FIND "${out}" "${w}" pos)
+    if(pos EQUAL -1)
+      message(FATAL_ERROR "stdout lacks \"${w}\"\nstdout:\n${out}\nstderr:\n${err}")
+    endif()
+  endforeach()
+  foreach(w IN LISTS want_err)
+    string(FIND "${err}" "${w}" pos)
+    if(pos EQUAL -1)
+      message(FATAL_ERROR "stderr lacks \"${w}\"\nstderr:\n${err}")
+    endif()
+  endforeach()
+  if(RC STREQUAL "2")
+    if(NOT out STREQUAL "")
+      message(FATAL_ERROR "bad input printed on stdout:\n${out}")
+    endif()
+    string(REGEX MATCHALL "(^|\n)cwbench: [^\n]+" problems "${err}")
+    list(LENGTH problems n)
+    string(FIND "${err}" "usage:" u)
+    if(NOT n EQUAL 1 OR u EQUAL -1)
+      message(FATAL_ERROR "want one \"cwbench: ...\" line and a usage hint, got:\n${err}")
+    endif()
+  endif()
+  foreach(f IN LISTS NOFILE)
+    if(EXISTS "${f}")
+      message(FATAL_ERROR "bad input left ${f} behind")
+    endif()
+  endforeach()
+  foreach(f IN LISTS files)
+    if(NOT EXISTS "${f}")
+      message(FATAL_ERROR "${f} was not written\nstdout:\n${out}")
+    endif()
+  endforeach()
+  return()
+endif()
+
+if(NOT TARGET cwbench)
+  return()
+endif()
+
+add_executable(cwbench_test_engine ${CMAKE_CURRENT_LIST_DIR}/cwbench_engine.c)
+target_link_libraries(cwbench_test_engine PRIVATE cwbench_core)
+add_test(NAME cwbench.engine COMMAND cwbench_test_engine)
+
+set(cwbs_script ${CMAKE_CURRENT_LIST_FILE})
+set(cwbs_dir ${CMAKE_CURRENT_BINARY_DIR}/cwbench_smoke)
+file(MAKE_DIRECTORY ${cwbs_dir})
+file(WRITE ${cwbs_dir}/small.sizes "# size probability\n0 0.05\n8 0.3\n16 0.2\n64 0.2\n304 0.2\n4096 0.05\n")
+file(WRITE ${cwbs_dir}/bad.sizes "# size probability\n64 0.5\n128 abc\n")
+
+# cwbs(NAME RC ARGS... [OUT s...] [ERR s...] [FILES f...] [NOFILE f...])
+function(cwbs name rc)
+  cmake_parse_arguments(P "" "" "ARGS;OUT;ERR;FILES;NOFILE" ${ARGN})
+  string(REPLACE ";" "|" a "${P_ARGS}")
+  string(REPLACE ";" "|" o "${P_OUT}")
+  string(REPLACE ";" "|" e "${P_ERR}")
+  string(REPLACE ";" "|" f "${P_FILES}")
+  add_test(NAME cwbench.smoke.${name} COMMAND ${CMAKE_COMMAND} -DCWBS_CHECK=1
+           -DEXE=$<TARGET_FILE:cwbench> "-DARGS=${a}" -DRC=${rc} "-DOUT=${o}" "-DERR=${e}"
+           "-DFILES=${f}" "-DNOFILE=${P_NOFILE}" -P ${cwbs_script})
+endfunction()
+
+# ---- every subcommand, tiny sizes ----
+cwbs(report 0 ARGS --quick --json ${cwbs_dir}/r.json --csv ${cwbs_dir}/r.csv --plot ${cwbs_dir}/plot
+     OUT "Machine" "counters" "bytes        counted once" "Copy ceiling" "Throughput, GB/s"
+         "misaligned destination" "Pollution" "Verdicts against glibc memcpy" "cw_memcpy "
+         "glibc_memcpy" "total time"
+     FILES ${cwbs_dir}/r.json ${cwbs_dir}/r.csv)
+set_tests_properties(cwbench.smoke.report PROPERTIES FIXTURES_SETUP cwbs_json)
+cwbs(compare_self 0 ARGS compare ${cwbs_dir}/r.json ${cwbs_dir}/r.json OUT "geometric mean")
+set_tests_properties(cwbench.smoke.compare_self PROPERTIES FIXTURES_REQUIRED cwbs_json)
+cwbs(sweep 0 ARGS sweep --quick OUT "cwbench sweep" "hot" "cold" "random" "glibc_memcpy")
+cwbs(sweep_options 0
+     ARGS sweep --quick --routines cw_memcpy,rep_movsb --sizes 0,1,64,4K --align 0:0,7:63
+          --states cold,hot --samples 3 --seed 9 --json ${cwbs_dir}/s.json
+     OUT "rep_movsb" "7:63" "cold"
+     FILES ${cwbs_dir}/s.json)
+cwbs(dist 0 ARGS dist ${cwbs_dir}/small.sizes --quick OUT "Mcalls/s" "cw_memcpy" "glibc_memcpy"
+     "(baseline)")
+cwbs(pollution 0 ARGS pollution --quick --size 256K OUT "victim L1" "evicted" "same wait")
+cwbs(ab 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 4K --size 64K
+     OUT "A = cw_memcpy" "B = glibc_memcpy" "4 KiB" "64 KiB" "geomean" "overall")
+cwbs(ab_safe 0 ARGS --ab cw_memcpy cw_copy_safe --quick --size 4K OUT "B = cw_copy_safe")
+cwbs(pin 0 ARGS --ab cw_memcpy rep_movsb --quick --size 64 --pin 0 OUT "geomean")
+cwbs(help 0 ARGS --help OUT "usage:" "cwbench sweep" "--samples")
+cwbs(list_routines 0 ARGS --list-routines OUT "cw_memcpy" "rep_movsb" "glibc_memcpy")
+
+# ---- bad input: exit 2, nothing on stdout, no output file ----
+set(j ${cwbs_dir}/bad.json)
+cwbs(bad_subcommand 2 ARGS frobnicate ERR "unknown subcommand 'frobnicate'")
+cwbs(bad_option 2 ARGS --quick --frob ERR "unknown option '--frob'")
+cwbs(bad_samples 2 ARGS --samples 1 --json ${j} ERR "--samples 1" NOFILE ${j})
+cwbs(bad_samples_text 2 ARGS --samples ten ERR "--samples ten")
+cwbs(bad_seed 2 ARGS --seed -3 ERR "--seed -3")
+cwbs(bad_pin 2 ARGS --pin 100000 ERR "--pin 100000")
+cwbs(missing_value 2 ARGS --json ERR "--json needs a value")
+cwbs(flag_value 2 ARGS --quick=1 ERR "--quick takes no value")
+cwbs(json_dir 2 ARGS --quick --json /nonexistent-dir/x.json ERR "cannot write")
+cwbs(wrong_mode 2 ARGS pollution --max-size 1K ERR "--max-size is not an option of pollution")
+cwbs(sweep_max 2 ARGS sweep --max-size 2G --json ${j} ERR "out of range" NOFILE ${j})
+cwbs(sweep_sizes 2 ARGS sweep --sizes 4K,x ERR "--sizes x")
+cwbs(sweep_align 2 ARGS sweep --align 1:x ERR "--align 1:x")
+cwbs(sweep_states 2 ARGS sweep --states warm ERR "unknown state 'warm'")
+cwbs(sweep_routine 2 ARGS sweep --quick --routines cw_memcpy,nope --json ${j}
+     ERR "unknown routine 'nope'" NOFILE ${j})
+cwbs(sweep_extra 2 ARGS sweep extra ERR "unexpected argument 'extra'")
+cwbs(pollution_zero 2 ARGS pollution --size 0 ERR "--size 0")
+cwbs(pollution_huge 2 ARGS pollution --size 5G ERR "--size 5G")
+cwbs(dist_missing 2 ARGS dist ERR "needs a distribution FILE")
+cwbs(dist_unreadable 2 ARGS dist ${cwbs_dir}/none.sizes --json ${j} ERR "none.sizes"
+     NOFILE ${j})
+cwbs(dist_malformed 2 ARGS dist ${cwbs_dir}/bad.sizes ERR "bad.sizes:3")
+cwbs(dist_extra 2 ARGS dist ${cwbs_dir}/small.sizes more ERR "unexpected argument 'more'")
+cwbs(ab_missing 2 ARGS --ab cw_memcpy ERR "--ab needs two routine names")
+cwbs(ab_unknown 2 ARGS --ab cw_memcpy nope ERR "unknown routine 'nope'")
+cwbs(ab_same 2 ARGS --ab cw_memcpy cw_memcpy ERR "must differ")
+cwbs(ab_size 2 ARGS --ab cw_memcpy glibc_memcpy --size 2G ERR "--size 2G")

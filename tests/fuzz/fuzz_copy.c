@@ -1,0 +1,163 @@
+/* libFuzzer target for cw_copy and cw_memmove (and the other copies): the
+ * input chooses the operation, implementation, hints, size, placement and
+ * the bytes copied; each result is checked against a byte-loop reference,
+ * including that no byte outside [dst, dst+n) changed. Invalid hints must
+ * give NULL/EINVAL and leave dst alone. Buffers sit flush against (or up to
+ * 63 bytes from) PROT_NONE pages, so over-reads fault even without ASan.
+ *
+ * Input layout (missing bytes read as 0):
+ *   [0] operation  [1] implementation index  [2] cw_copy hints
+ *   [3..6] size: bits 27..31 = log2 bound, bits 0..26 = value
+ *   [7] src offset 0..63, bit 6 = right side  [8] same for dst
+ *   [9..10] memmove distance (signed, folded into [-(n+64), n+64])
+ *   [11..] bytes to copy, repeated */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../protected_pages.h"
+#include "cachewise.h"
+
+#define MAXN ((size_t)1 << 20)
+#define WIN 64
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct pp_buf g_a, g_b, g_m;
+static unsigned char *g_exp;
+
+static unsigned at(const uint8_t *data, size_t size, size_t i)
+{
+    return i < size ? data[i] : 0;
+}
+
+static void ref_move(unsigned char *d, const unsigned char *s, size_t n)
+{
+    if (d < s)
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    else if (d > s)
+        for (size_t i = n; i-- > 0;)
+            d[i] = s[i];
+}
+
+static void die(const char *what, size_t n, unsigned op, unsigned hints, long where)
+{
+    fprintf(stderr, "fuzz_copy: %s (op %u, impl %s, hints 0x%x, n %zu, at dst%+ld)\n", what,
+            op, cw_impl_name(), hints, n, where);
+    abort();
+}
+
+/* Compare [lo, hi) of buf with the expected image; dpos is dst's offset. */
+static void compare(const unsigned char *buf, size_t lo, size_t hi, size_t dpos, size_t n,
+                    unsigned op, unsigned hints)
+{
+    if (memcmp(buf + lo, g_exp + lo, hi - lo) == 0)
+        return;
+    size_t i = lo;
+    while (buf[i] == g_exp[i])
+        i++;
+    long rel = (long)i - (long)dpos;
+    die(rel < 0 || (size_t)rel >= n ? "byte outside [dst,dst+n) changed" : "wrong byte copied",
+        n, op, hints, rel);
+}
+
+static void setup(void)
+{
+    if (pp_alloc(&g_a, MAXN + 2 * WIN) != 0 || pp_alloc(&g_b, MAXN + 2 * WIN) != 0 ||
+        pp_alloc(&g_m, 2 * MAXN + 4 * WIN) != 0 || (g_exp = malloc(g_m.len)) == NULL) {
+        perror("fuzz_copy: buffers");
+        abort();
+    }
+}
+
+static void fill(unsigned char *p, size_t n, const uint8_t *bytes, size_t nbytes, unsigned salt)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = nbytes ? (unsigned char)(bytes[i % nbytes] + (i / nbytes) * salt)
+                      : (unsigned char)(i * 7 + salt);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (g_exp == NULL)
+        setup();
+    unsigned op = at(data, size, 0) % 8;
+    const char *const *list = cw_impl_list();
+    size_t nimpl = 0;
+    while (list[nimpl] != NULL)
+        nimpl++;
+    if (cw_impl_select(list[at(data, size, 1) % nimpl]) != 0)
+        die("cw_impl_select of a listed implementation failed", 0, op, 0, 0);
+    unsigned hints = at(data, size, 2);
+    uint32_t raw = at(data, size, 3) | at(data, size, 4) << 8 | at(data, size, 5) << 16 |
+                   (uint32_t)at(data, size, 6) << 24;
+    unsigned bits = (raw >> 27) % 21;
+    size_t n = (raw & 0x07ffffffu) & (((size_t)1 << bits) - 1);
+    unsigned sb = at(data, size, 7), db = at(data, size, 8);
+    int16_t dist16 = (int16_t)(at(data, size, 9) | at(data, size, 10) << 8);
+    const uint8_t *bytes = size > 11 ? data + 11 : NULL;
+    size_t nbytes = size > 11 ? size - 11 : 0;
+
+    if (op == 1) { /* overlapping (or not) move inside one buffer */
+        long span_d = (long)(n + WIN);
+        long dist = (long)dist16 % (span_d + 1);
+        size_t ad = dist < 0 ? (size_t)-dist : (size_t)dist;
+        size_t span = n + ad;
+        unsigned char *base = pp_place(&g_m, (sb >> 6) & 1, span, sb & 63);
+        size_t bpos = (size_t)(base - g_m.data);
+        size_t spos = dist >= 0 ? bpos : bpos + ad, dpos = dist >= 0 ? bpos + ad : bpos;
+        size_t lo = bpos >= WIN ? bpos - WIN : 0;
+        size_t hi = bpos + span + WIN <= g_m.len ? bpos + span + WIN : g_m.len;
+        fill(g_m.data + lo, hi - lo, bytes, nbytes, 13);
+        memcpy(g_exp + lo, g_m.data + lo, hi - lo);
+        ref_move(g_exp + dpos, g_exp + spos, n);
+        if (cw_memmove(g_m.data + dpos, g_m.data + spos, n) != g_m.data + dpos)
+            die("cw_memmove did not return dst", n, op, 0, 0);
+        compare(g_m.data, lo, hi, dpos, n, op, 0);
+        return 0;
+    }
+
+    unsigned char *s = pp_place(&g_a, (sb >> 6) & 1, n, sb & 63);
+    unsigned char *d = pp_place(&g_b, (db >> 6) & 1, n, db & 63);
+    size_t dpos = (size_t)(d - g_b.data);
+    size_t lo = dpos >= WIN ? dpos - WIN : 0;
+    size_t hi = dpos + n + WIN <= g_b.len ? dpos + n + WIN : g_b.len;
+    fill(s, n, bytes, nbytes, 29);
+    fill(g_b.data + lo, hi - lo, bytes, nbytes, 101);
+    /* inside the copy start from the complement of what belongs there, so a
+     * byte left unwritten can never pass by chance */
+    for (size_t i = 0; i < n; i++)
+        d[i] = (unsigned char)~s[i];
+    memcpy(g_exp + lo, g_b.data + lo, hi - lo);
+    const unsigned known = CW_DST_NOREUSE | CW_DST_REUSE | CW_SRC_NOREUSE | CW_PERSIST;
+    /* op 0 passes the raw byte (invalid bits included), op 7 only known bits
+     * (contradictions still possible) */
+    unsigned h = op == 0 ? hints : hints & known;
+    int valid = !(h & ~known) && !((h & CW_DST_NOREUSE) && (h & CW_DST_REUSE)) &&
+                !((h & CW_PERSIST) && (h & CW_DST_REUSE));
+    void *r;
+    errno = 0;
+    switch (op) {
+    case 2: r = cw_memmove(d, s, n); break;
+    case 3: r = cw_memcpy(d, s, n); break;
+    case 4: r = cw_memcpy_nt(d, s, n); break;
+    case 5: r = cw_memcpy_flushcache_fn(d, s, n); cw_drain(); break;
+    case 6: r = cw_memcpy_persist(d, s, n); break;
+    default: r = cw_copy(d, s, n, h); break;
+    }
+    if (op >= 2 && op <= 6)
+        valid = 1;
+    if (!valid) {
+        if (r != NULL || errno != EINVAL)
+            die("invalid hints not refused with NULL/EINVAL", n, op, h, 0);
+    } else {
+        if (r != d)
+            die("did not return dst", n, op, h, 0);
+        ref_move(g_exp + dpos, s, n);
+    }
+    compare(g_b.data, lo, hi, dpos, n, op, h);
+    return 0;
+}

@@ -1,0 +1,225 @@
+#!/bin/bash
+# cachewise: the project's single test command (README, .ci/run).
+#
+#   tests/run-all.sh            # every stage, from any directory
+#
+# Stages (each in its own build directory under $CW_BUILD_ROOT, default
+# <repo>/build-ci; full logs in $CW_BUILD_ROOT/logs):
+#   1 gcc   Release, -Werror, every CTest test
+#   2 clang Release, -Werror, every CTest test
+#   3 ASan+UBSan (gcc: clang cannot link the shared library with
+#     -Wl,--no-undefined and a sanitizer runtime), every CTest test, copy
+#     sizes capped at $CW_SAN_MAX_SIZE (16M)
+#   4 TSan (gcc), the tests labelled tsan
+#   5 valgrind memcheck on the core differential tests (stage 1 binaries),
+#     implementation $CW_VALGRIND_IMPL (avx2 where the CPU has it: valgrind
+#     cannot run AVX-512), reduced sizes
+#   6 libFuzzer (clang, ASan+UBSan) on fuzz_copy for $CW_FUZZ_SECONDS (20) s,
+#     starting from a scratch copy of tests/fuzz/corpus
+# Environment: CW_BUILD_ROOT, CW_STAGES (e.g. "1 5"), CW_JOBS, CW_FUZZ_SECONDS,
+# CW_VALGRIND_IMPL, CW_SAN_MAX_SIZE.
+# Exit status 0 only if every stage that ran passed; a stage whose tool is
+# missing (valgrind, clang) is reported as SKIPPED. The last line on success
+# is "N passed, 0 failed", N counting CTest tests plus the valgrind and
+# fuzzer runs.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_ROOT=${CW_BUILD_ROOT:-$ROOT/build-ci}
+mkdir -p "$BUILD_ROOT/logs"
+BUILD_ROOT=$(cd "$BUILD_ROOT" && pwd)
+LOGS=$BUILD_ROOT/logs
+STAGES=${CW_STAGES:-1 2 3 4 5 6}
+JOBS=${CW_JOBS:-$(nproc 2>/dev/null || echo 2)}
+FUZZ_SECONDS=${CW_FUZZ_SECONDS:-20}
+SAN_MAX_SIZE=${CW_SAN_MAX_SIZE:-16M}
+GEN=()
+command -v ninja >/dev/null 2>&1 && GEN=(-G Ninja)
+
+total_pass=0 total_fail=0
+summary=()
+
+now() { date +%s; }
+
+# record NAME STATUS PASSED FAILED SECONDS DETAIL
+record() {
+    summary+=("$(printf '%-34s %-7s %4s passed %3s failed %5ss  %s' "$1" "$2" "$3" "$4" "$5" "$6")")
+    total_pass=$((total_pass + $3))
+    total_fail=$((total_fail + $4))
+}
+
+# configure_build DIR LOG cmake-args... [-- build-args...]
+configure_build() {
+    local dir=$1 log=$2
+    shift 2
+    local cfg=() bld=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do cfg+=("$1"); shift; done
+    [ $# -gt 0 ] && shift
+    bld=("$@")
+    cmake -S "$ROOT" -B "$dir" "${GEN[@]}" "${cfg[@]}" >>"$log" 2>&1 &&
+        cmake --build "$dir" -j "$JOBS" "${bld[@]}" >>"$log" 2>&1
+}
+
+show_failure() {
+    echo "    --- last lines of $1 ---"
+    tail -n 40 "$1" | sed 's/^/    /'
+}
+
+# ctest_stage NAME DIR LOG [ctest args...]: run CTest, count results
+ctest_stage() {
+    local name=$1 dir=$2 log=$3 t0=$4
+    shift 4
+    local rc=0
+    (cd "$dir" && ctest -j "$JOBS" --timeout 900 --output-on-failure "$@") >>"$log" 2>&1 || rc=$?
+    local line total failed skipped
+    line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n1 || true)
+    if [ -z "$line" ]; then
+        echo "  FAIL: no CTest summary"
+        show_failure "$log"
+        record "$name" FAIL 0 1 $(($(now) - t0)) "ctest did not run"
+        return
+    fi
+    total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
+    failed=$(sed -E 's/.*, ([0-9]+) tests? failed.*/\1/' <<<"$line")
+    skipped=$(grep -cE '^[[:space:]]*[0-9]+ - .*\(Skipped\)$' "$log" || true)
+    local passed=$((total - failed - skipped)) status=PASS
+    if [ "$rc" -ne 0 ] || [ "$failed" -ne 0 ]; then
+        status=FAIL
+        [ "$failed" -eq 0 ] && failed=1
+        echo "  FAIL: $failed test(s):"
+        sed -n '/The following tests FAILED:/,/^Errors while running/p' "$log" | sed 's/^/    /'
+    fi
+    echo "  $passed passed, $failed failed, $skipped skipped"
+    record "$name" "$status" "$passed" "$failed" $(($(now) - t0)) "$skipped skipped"
+}
+
+stage_build_and_test() { # NUM NAME DIR ctest-args-string -- cmake args...
+    local num=$1 name=$2 dir=$3 ctest_args=$4
+    shift 4
+    local log=$LOGS/stage$num.log t0
+    t0=$(now)
+    : >"$log"
+    echo "== [$num] $name  (log: $log)"
+    if ! configure_build "$dir" "$log" "$@"; then
+        echo "  FAIL: configure/build"
+        show_failure "$log"
+        record "[$num] $name" FAIL 0 1 $(($(now) - t0)) "build failed"
+        return
+    fi
+    # shellcheck disable=SC2086
+    ctest_stage "[$num] $name" "$dir" "$log" "$t0" $ctest_args
+}
+
+stage_valgrind() {
+    local log=$LOGS/stage5.log t0 impl
+    t0=$(now)
+    : >"$log"
+    echo "== [5] valgrind memcheck  (log: $log)"
+    if ! command -v valgrind >/dev/null 2>&1; then
+        echo "  SKIPPED: valgrind not installed"
+        record "[5] valgrind" SKIPPED 0 0 0 "valgrind not installed"
+        return
+    fi
+    local bin=$BUILD_ROOT/gcc/tests
+    if [ ! -x "$bin/test_copy" ]; then
+        if ! configure_build "$BUILD_ROOT/gcc" "$log" -DCW_WERROR=ON; then
+            show_failure "$log"
+            record "[5] valgrind" FAIL 0 1 $(($(now) - t0)) "build failed"
+            return
+        fi
+    fi
+    impl=${CW_VALGRIND_IMPL:-}
+    if [ -z "$impl" ]; then
+        case $(uname -m) in
+        x86_64) grep -qw avx2 /proc/cpuinfo 2>/dev/null && impl=avx2 || impl=sse2 ;;
+        *) impl=generic ;;
+        esac
+    fi
+    local pass=0 fail=0
+    for t in "test_copy --quick --max-size 1M" "test_memmove --quick --max-size 2M" \
+        "fuzz_copy_regress $ROOT/tests/fuzz/corpus"; do
+        echo "  valgrind CACHEWISE_IMPL=$impl $t" | tee -a "$log"
+        # shellcheck disable=SC2086
+        if CACHEWISE_IMPL=$impl valgrind -q --error-exitcode=1 --track-origins=no \
+            "$bin"/$t >>"$log" 2>&1; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1))
+            echo "  FAIL: valgrind $t"
+        fi
+    done
+    [ $fail -ne 0 ] && show_failure "$log"
+    record "[5] valgrind ($impl)" "$([ $fail -eq 0 ] && echo PASS || echo FAIL)" $pass $fail \
+        $(($(now) - t0)) ""
+}
+
+stage_fuzz() {
+    local log=$LOGS/stage6.log t0 dir=$BUILD_ROOT/fuzz
+    t0=$(now)
+    : >"$log"
+    echo "== [6] libFuzzer fuzz_copy, ${FUZZ_SECONDS}s  (log: $log)"
+    if ! command -v clang >/dev/null 2>&1; then
+        echo "  SKIPPED: clang not installed"
+        record "[6] fuzz" SKIPPED 0 0 0 "clang not installed"
+        return
+    fi
+    # Only the static library and the fuzzer: sanitized shared objects
+    # would need the clang sanitizer runtime at link time.
+    if ! configure_build "$dir" "$log" -DCMAKE_C_COMPILER=clang -DCW_WERROR=ON \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCW_BUILD_FUZZ=ON -DCW_SANITIZE=address,undefined \
+        -DCW_BUILD_TESTS=OFF -DCW_BUILD_PROGRAMS=OFF -DCW_BUILD_PRELOAD=OFF -- --target fuzz_copy; then
+        echo "  FAIL: configure/build"
+        show_failure "$log"
+        record "[6] fuzz" FAIL 0 1 $(($(now) - t0)) "build failed"
+        return
+    fi
+    rm -rf "$BUILD_ROOT/fuzz-corpus"
+    mkdir -p "$BUILD_ROOT/fuzz-corpus" "$BUILD_ROOT/fuzz-artifacts"
+    cp "$ROOT"/tests/fuzz/corpus/* "$BUILD_ROOT/fuzz-corpus/"
+    if "$dir/tests/fuzz/fuzz_copy" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=4096 \
+        -print_final_stats=1 -artifact_prefix="$BUILD_ROOT/fuzz-artifacts/" \
+        "$BUILD_ROOT/fuzz-corpus" >>"$log" 2>&1; then
+        local runs
+        runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo "?")
+        echo "  $runs inputs, no failure"
+        record "[6] fuzz" PASS 1 0 $(($(now) - t0)) "$runs inputs"
+    else
+        echo "  FAIL: the fuzzer found a failing input (saved in $BUILD_ROOT/fuzz-artifacts;"
+        echo "        copy it into tests/fuzz/corpus to keep it as a regression test)"
+        show_failure "$log"
+        record "[6] fuzz" FAIL 0 1 $(($(now) - t0)) "see $BUILD_ROOT/fuzz-artifacts"
+    fi
+}
+
+start=$(now)
+echo "cachewise tests: $ROOT -> $BUILD_ROOT (stages: $STAGES, jobs: $JOBS)"
+for s in $STAGES; do
+    case $s in
+    1) stage_build_and_test 1 "gcc Release -Werror" "$BUILD_ROOT/gcc" "" \
+        -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release -DCW_WERROR=ON ;;
+    2) if command -v clang >/dev/null 2>&1; then
+        stage_build_and_test 2 "clang Release -Werror" "$BUILD_ROOT/clang" "" \
+            -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release -DCW_WERROR=ON
+    else
+        echo "== [2] clang: SKIPPED (clang not installed)"
+        record "[2] clang" SKIPPED 0 0 0 "clang not installed"
+    fi ;;
+    3) CW_TEST_MAX_SIZE=$SAN_MAX_SIZE ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+        UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+        stage_build_and_test 3 "ASan+UBSan (gcc)" "$BUILD_ROOT/asan" "" \
+        -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCW_SANITIZE=address,undefined ;;
+    4) TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} \
+        stage_build_and_test 4 "TSan (gcc), label tsan" "$BUILD_ROOT/tsan" "-L tsan" \
+        -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCW_SANITIZE=thread ;;
+    5) stage_valgrind ;;
+    6) stage_fuzz ;;
+    *) echo "unknown stage '$s' in CW_STAGES" >&2; exit 2 ;;
+    esac
+done
+
+echo
+echo "== summary ($(($(now) - start))s, logs in $LOGS)"
+for line in "${summary[@]}"; do echo "  $line"; done
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

@@ -1,0 +1,102 @@
+/* Shared helpers of the cw_copy_safe tests: page-granular buffers whose
+ * pages can be made inaccessible, fill patterns and failure reporting. */
+#ifndef SAFE_UTIL_H
+#define SAFE_UTIL_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cachewise.h"
+
+#define SKIP_CODE 77
+
+/* Sanitizer builds (docs/SAFE.md says what each one cannot do). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SAFE_ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define SAFE_TSAN 1
+#endif
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SAFE_ASAN 1
+#endif
+#if __has_feature(thread_sanitizer)
+#define SAFE_TSAN 1
+#endif
+#endif
+
+static int g_failures;
+
+#define CHECK(cond, ...)                                                             \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            if (g_failures++ < 20) {                                                 \
+                fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+                fprintf(stderr, __VA_ARGS__);                                        \
+                fputc('\n', stderr);                                                 \
+            }                                                                        \
+        }                                                                            \
+    } while (0)
+
+static inline void die(const char *what)
+{
+    perror(what);
+    exit(2);
+}
+
+static inline size_t page_size(void)
+{
+    return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static inline unsigned char *map_pages(size_t pages)
+{
+    void *p = mmap(NULL, pages * page_size(), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        die("mmap");
+    return p;
+}
+
+/* Source bytes are never 0 and never 0xEE, the destination's canary, so a
+ * byte that was not copied, not zeroed or wrongly written always shows. */
+static inline unsigned char pattern(size_t i, unsigned seed)
+{
+    uint32_t x = (uint32_t)i * 2654435761u + seed * 40503u;
+    return (unsigned char)((x >> 16) % 127u + 1u);
+}
+#define CANARY 0xEE
+
+/* Select the implementation CTest forced through CACHEWISE_IMPL (argv[1]).
+ * Returns 0 to run, SKIP_CODE when this CPU cannot run it, 1 when the
+ * environment was ignored (a real failure). */
+static inline int use_impl(const char *name)
+{
+    if (name == NULL || strcmp(cw_impl_name(), name) == 0)
+        return 0;
+    if (cw_impl_select(name) != 0 && errno == ENOTSUP) {
+        printf("SKIP: implementation %s not runnable on this CPU\n", name);
+        return SKIP_CODE;
+    }
+    fprintf(stderr, "CACHEWISE_IMPL=%s was not applied (active: %s)\n", name, cw_impl_name());
+    return 1;
+}
+
+static inline int finish(const char *name)
+{
+    if (g_failures != 0) {
+        fprintf(stderr, "%s: %d check(s) failed\n", name, g_failures);
+        return 1;
+    }
+    printf("%s: ok\n", name);
+    return 0;
+}
+
+#endif

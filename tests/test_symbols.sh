@@ -1,0 +1,35 @@
+#!/bin/bash
+# The shared library exports only cw_* (plus its version node) and neither
+# library ever calls memcpy/memmove/mempcpy: under the LD_PRELOAD shim such
+# a call would come straight back into cachewise.
+# usage: test_symbols.sh NM libcachewise.so libcachewise.a
+set -euo pipefail
+nm=$1 shared=$2 static=$3
+fail=0
+
+exported=$("$nm" -D --defined-only "$shared" | awk '{print $NF}')
+[ -n "$exported" ] || { echo "FAIL: no dynamic symbols in $shared"; exit 1; }
+bad=$(grep -Ev '^(cw_[A-Za-z0-9_]+|CACHEWISE_[0-9_]+)(@.*)?$' <<<"$exported" || true)
+if [ -n "$bad" ]; then
+    echo "FAIL: $shared exports symbols outside cw_*:"; echo "$bad"; fail=1
+fi
+for sym in cw_memcpy cw_memmove cw_memcpy_nt cw_memcpy_flushcache_fn cw_drain \
+           cw_memcpy_persist cw_copy cw_copy_safe cw_safe_init cw_safe_handle_fault \
+           cw_impl_name cw_impl_list cw_impl_select cw_get_info cw_version; do
+    grep -Eq "^$sym(@.*)?\$" <<<"$exported" || { echo "FAIL: $shared does not export $sym"; fail=1; }
+done
+
+forbidden='^_*(memcpy|memmove|mempcpy)(_chk)?(@.*)?$'
+und=$("$nm" -D --undefined-only "$shared" | awk '{print $NF}')
+if grep -Eq "$forbidden" <<<"$und"; then
+    echo "FAIL: $shared needs:"; grep -E "$forbidden" <<<"$und"; fail=1
+fi
+und=$("$nm" --undefined-only "$static" 2>/dev/null | awk 'NF >= 2 {print $NF}')
+if grep -Eq "$forbidden" <<<"$und"; then
+    echo "FAIL: $static objects call:"; grep -E "$forbidden" <<<"$und" | sort -u; fail=1
+fi
+
+if [ $fail -eq 0 ]; then
+    echo "ok: $(wc -l <<<"$exported") exported symbols, all cw_*; no memcpy/memmove/mempcpy imports"
+fi
+exit $fail
