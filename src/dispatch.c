@@ -29,6 +29,7 @@ static size_t g_nt_threshold = SIZE_MAX; /* written once, before g_active */
 static uint32_t g_features;
 static const char *g_runnable[N_IMPLS + 1];
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t g_select_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int runnable(const struct cwi_impl *impl)
 {
@@ -189,28 +190,49 @@ static int disjoint(const void *a, const void *b, size_t n)
     return (x > y ? x - y : y - x) >= n;
 }
 
+/* The fast paths below only jump: every call made on the way (first-use
+ * initialisation, the fenced streaming copy) sits in its own function, so
+ * the compiler sets up no stack frame for the common case. */
+static __attribute__((noinline, cold)) void *memcpy_first_use(void *restrict dst,
+                                                             const void *restrict src, size_t n)
+{
+    cwi_init();
+    return cw_memcpy(dst, src, n);
+}
+
+static __attribute__((noinline)) void *copy_nt_fenced(const struct cwi_impl *impl, void *dst,
+                                                      const void *src, size_t n)
+{
+    impl->copy_nt(dst, src, n);
+    cwi_sfence();
+    return dst;
+}
+
 void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
-    const struct cwi_impl *impl = active();
-    if (__builtin_expect(n >= g_nt_threshold, 0)) {
-        impl->copy_nt(dst, src, n);
-        cwi_sfence();
-    } else {
-        impl->copy(dst, src, n);
-    }
-    return dst;
+    const struct cwi_impl *impl = atomic_load_explicit(&g_active, memory_order_acquire);
+    if (__builtin_expect(impl == NULL, 0))
+        return memcpy_first_use(dst, src, n);
+    if (__builtin_expect(n >= g_nt_threshold, 0))
+        return copy_nt_fenced(impl, dst, src, n);
+    return impl->copy(dst, src, n);
+}
+
+static __attribute__((noinline, cold)) void *memmove_first_use(void *dst, const void *src,
+                                                              size_t n)
+{
+    cwi_init();
+    return cw_memmove(dst, src, n);
 }
 
 void *cw_memmove(void *dst, const void *src, size_t n)
 {
-    const struct cwi_impl *impl = active();
-    if (__builtin_expect(n >= g_nt_threshold, 0) && disjoint(dst, src, n)) {
-        impl->copy_nt(dst, src, n);
-        cwi_sfence();
-    } else {
-        impl->move(dst, src, n);
-    }
-    return dst;
+    const struct cwi_impl *impl = atomic_load_explicit(&g_active, memory_order_acquire);
+    if (__builtin_expect(impl == NULL, 0))
+        return memmove_first_use(dst, src, n);
+    if (__builtin_expect(n >= g_nt_threshold, 0) && disjoint(dst, src, n))
+        return copy_nt_fenced(impl, dst, src, n);
+    return impl->move(dst, src, n);
 }
 
 void *cw_memcpy_nt(void *restrict dst, const void *restrict src, size_t n)
@@ -222,8 +244,7 @@ void *cw_memcpy_nt(void *restrict dst, const void *restrict src, size_t n)
 
 void *cw_memcpy_flushcache_fn(void *restrict dst, const void *restrict src, size_t n)
 {
-    active()->flushcache(dst, src, n);
-    return dst;
+    return active()->flushcache(dst, src, n);
 }
 
 void cw_drain(void)
@@ -302,9 +323,13 @@ int cw_impl_select(const char *name)
         errno = ENOTSUP;
         return -1;
     }
+    /* the lock keeps g_active and the info fields describing the same
+     * implementation when threads select concurrently */
+    pthread_mutex_lock(&g_select_lock);
     atomic_store_explicit(&g_active, impl, memory_order_release);
     cwi_info.impl = impl->name;
     cwi_info.impl_source = "api";
+    pthread_mutex_unlock(&g_select_lock);
     return 0;
 }
 

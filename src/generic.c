@@ -84,18 +84,20 @@ static void bwd(u8 *d, const u8 *s, size_t n)
         *--d = *--s;
 }
 
-static void g_copy(void *restrict dst, const void *restrict src, size_t n)
+static void *g_copy(void *restrict dst, const void *restrict src, size_t n)
 {
     fwd(dst, src, n);
+    return dst;
 }
 
-static void g_flushcache(void *restrict dst, const void *restrict src, size_t n)
+static void *g_flushcache(void *restrict dst, const void *restrict src, size_t n)
 {
     fwd(dst, src, n);
     cwi_flush_range(dst, n);
+    return dst;
 }
 
-static void g_move(void *dst, const void *src, size_t n)
+static void *g_move(void *dst, const void *src, size_t n)
 {
     /* Unsigned distance: dst below src wraps to a huge value, so one compare
      * sends every case where forward is safe (dst below src, or disjoint)
@@ -104,6 +106,7 @@ static void g_move(void *dst, const void *src, size_t n)
         fwd(dst, src, n);
     else
         bwd(dst, src, n);
+    return dst;
 }
 
 const struct cwi_impl cwi_impl_generic = {

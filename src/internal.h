@@ -28,9 +28,11 @@ enum {
 
 /* A copy kernel. All kernels: n may be 0 (then dst/src are not touched);
  * no byte outside [dst,dst+n) is written, none outside [src,src+n) read;
- * no trailing fence (the dispatcher fences). */
-typedef void (*cwi_copy_fn)(void *restrict dst, const void *restrict src, size_t n);
-typedef void (*cwi_move_fn)(void *dst, const void *src, size_t n);
+ * no trailing fence (the dispatcher fences). They return dst, so that the
+ * unfenced entry points reach them with a tail jump (one call level, not
+ * two: ~2 ns per call, a third of a small copy). */
+typedef void *(*cwi_copy_fn)(void *restrict dst, const void *restrict src, size_t n);
+typedef void *(*cwi_move_fn)(void *dst, const void *src, size_t n);
 
 /* One implementation: a row of the dispatch table. */
 struct cwi_impl {

@@ -3,35 +3,68 @@
  * userspace counterpart of the kernel's copy_from_user (docs/SAFE.md).
  *
  * The kernel finds the faulting instruction in an exception table; userspace
- * has no such table, so each copy arms a per-thread recovery point
- * (sigsetjmp without saving the mask: no system call) and the SIGSEGV/SIGBUS
- * handler jumps back to it. The fast path is the ordinary hinted copy, one
- * call, so a copy that does not fault costs one sigsetjmp more than cw_copy.
- * A copy that faults is redone by a slow path that can say where the first
- * inaccessible byte is, because the vector kernels touch bytes out of order
- * (overlapping head/tail moves, rep movsb) and a fault address alone does
- * not prove that every byte below it was readable. */
+ * has no such table, so each copy arms a per-thread recovery point and the
+ * SIGSEGV/SIGBUS handler resumes there. On x86-64 the recovery point is a
+ * small trampoline (push the callee-saved registers, record the stack
+ * pointer, call the copy): the handler points the interrupted context at
+ * the trampoline's exit and returns, so sigreturn restores the signal mask
+ * and FPU state as for any handler. sigsetjmp would cost 10-20 ns per call
+ * here (it stores and mangles every register); the trampoline costs a few.
+ * Elsewhere, and under sanitizers (which must see the jump), sigsetjmp(env,
+ * 0) and siglongjmp are used.
+ *
+ * The fast path is the ordinary hinted copy. A copy that faults is redone by
+ * a slow path that can say where the first inaccessible byte is: the vector
+ * kernels touch bytes out of order (overlapping head/tail moves, rep movsb),
+ * so a fault address alone does not prove that every byte below it was
+ * accessible. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include "internal.h"
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SAFE_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define SAFE_SANITIZED 1
+#endif
+#endif
+/* __CET__: a shadow stack would refuse the trampoline's redirected return */
+#if defined(__x86_64__) && defined(__linux__) && !defined(SAFE_SANITIZED) && !defined(__CET__)
+#define SAFE_TRAMPOLINE 1
+#else
+#define SAFE_TRAMPOLINE 0
+#endif
+
+typedef void (*safe_op)(void *restrict d, const void *restrict s, size_t n, unsigned hints);
+
 /* One armed copy. Lives on the stack of cw_copy_safe; the thread-local
- * pointer below makes it visible to the signal handler. */
+ * pointer below makes it visible to the signal handler. The first three
+ * fields are at offsets the trampoline knows. */
 struct safe_frame {
-    sigjmp_buf env;
+    uintptr_t rsp;           /* trampoline's stack pointer, to resume at */
     struct safe_frame *prev; /* outer copy on this thread (signal handlers nest) */
+    safe_op op;              /* what the trampoline calls */
     uintptr_t dst, src;      /* the whole call's buffers: what counts as "our" fault */
     size_t n;
-    volatile uintptr_t fault_addr; /* written by the handler before it jumps */
-    volatile int fault_errno;      /* errno when the fault hit */
+    volatile uintptr_t fault_addr; /* written by the handler */
+#if !SAFE_TRAMPOLINE
+    int caller_errno; /* put back after a fault: TSan's handler wrapper sets errno */
+    sigjmp_buf env;
+#endif
 };
+_Static_assert(offsetof(struct safe_frame, rsp) == 0 && offsetof(struct safe_frame, prev) == 8 &&
+                   offsetof(struct safe_frame, op) == 16,
+               "the trampoline's frame offsets");
 
 /* initial-exec: reading it in the handler is one %fs-relative load, never a
  * __tls_get_addr call (which may allocate: not async-signal-safe). One
@@ -93,7 +126,7 @@ static void restore_interrupted_state(int sig, void *ucontext)
     ucontext_t *uc = ucontext;
     /* Member by member: the kernel frame holds only 64 mask bits where
      * glibc's sigset_t is 1024. sigaddset refuses glibc's internal signals
-     * (the copy puts errno back); pthread_sigmask keeps those anyway. */
+     * (errno is put back by the caller); pthread_sigmask keeps those anyway. */
     for (int s = 1; s <= 64; s++)
         if (sigismember(&uc->uc_sigmask, s) == 1)
             sigaddset(&m, s);
@@ -108,20 +141,93 @@ static void restore_interrupted_state(int sig, void *ucontext)
 #endif
 }
 
-int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext)
+#if SAFE_TRAMPOLINE
+/* int cwi_safe_call(frame, dst, src, n, hints, &tls_frame): arms the frame,
+ * calls frame->op(dst, src, n, hints), disarms; returns 0. After a fault the
+ * handler resumes at cwi_safe_landing with the stack pointer saved here,
+ * and the same epilogue restores the callee-saved registers and returns 1.
+ * The stack stays 16-byte aligned at the call (6 pushes + 8). */
+CWI_HIDDEN int cwi_safe_call(struct safe_frame *f, void *d, const void *s, size_t n,
+                             unsigned hints, struct safe_frame *volatile *slot);
+CWI_HIDDEN void cwi_safe_landing(void);
+__asm__(".text\n"
+        ".p2align 4\n"
+        ".globl cwi_safe_call\n"
+        ".hidden cwi_safe_call\n"
+        ".type cwi_safe_call, @function\n"
+        "cwi_safe_call:\n"
+        "  .cfi_startproc\n"
+        "  push %rbx\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %rbx, 0\n"
+        "  push %rbp\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %rbp, 0\n"
+        "  push %r12\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %r12, 0\n"
+        "  push %r13\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %r13, 0\n"
+        "  push %r14\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %r14, 0\n"
+        "  push %r15\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %r15, 0\n"
+        "  sub $8, %rsp\n  .cfi_adjust_cfa_offset 8\n"
+        "  mov %rsp, (%rdi)\n"
+        "  mov %rdi, %rbx\n"
+        "  mov %r9, %r12\n"
+        "  mov %rdi, (%r9)\n"          /* armed */
+        "  mov %rsi, %rdi\n"
+        "  mov %rdx, %rsi\n"
+        "  mov %rcx, %rdx\n"
+        "  mov %r8d, %ecx\n"
+        "  call *16(%rbx)\n"
+        "  mov 8(%rbx), %rax\n"
+        "  mov %rax, (%r12)\n"         /* disarmed */
+        "  xor %eax, %eax\n"
+        ".Lcwi_safe_out:\n"
+        "  add $8, %rsp\n  .cfi_adjust_cfa_offset -8\n"
+        "  pop %r15\n  .cfi_adjust_cfa_offset -8\n"
+        "  pop %r14\n  .cfi_adjust_cfa_offset -8\n"
+        "  pop %r13\n  .cfi_adjust_cfa_offset -8\n"
+        "  pop %r12\n  .cfi_adjust_cfa_offset -8\n"
+        "  pop %rbp\n  .cfi_adjust_cfa_offset -8\n"
+        "  pop %rbx\n  .cfi_adjust_cfa_offset -8\n"
+        "  ret\n"
+        "  .cfi_endproc\n"
+        ".size cwi_safe_call, .-cwi_safe_call\n"
+        ".p2align 4\n"
+        ".globl cwi_safe_landing\n"
+        ".hidden cwi_safe_landing\n"
+        ".type cwi_safe_landing, @function\n"
+        "cwi_safe_landing:\n"
+        "  mov $1, %eax\n"
+        "  jmp .Lcwi_safe_out\n"
+        ".size cwi_safe_landing, .-cwi_safe_landing\n");
+#endif
+
+/* Claims the fault for the copy armed on this thread: records it and
+ * disarms (anything faulting from here on is not this copy's). */
+static struct safe_frame *claim(int sig, const siginfo_t *si)
 {
     struct safe_frame *f = tls_frame;
-    if (f == NULL || siginfo == NULL || (sig != SIGSEGV && sig != SIGBUS))
-        return 0;
-    if (!fault_is_ours(f, siginfo))
-        return 0;
-    /* the copy puts errno back itself: sanitizers' siglongjmp may change it */
-    f->fault_errno = errno;
-    f->fault_addr = (uintptr_t)((const siginfo_t *)siginfo)->si_addr;
-    /* disarm first: anything faulting from here on is not this copy's */
+    if (f == NULL || si == NULL || (sig != SIGSEGV && sig != SIGBUS) || !fault_is_ours(f, si))
+        return NULL;
+    f->fault_addr = (uintptr_t)si->si_addr;
     tls_frame = f->prev;
+    return f;
+}
+
+int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext)
+{
+    struct safe_frame *f = claim(sig, siginfo);
+    if (f == NULL)
+        return 0;
+    /* called from the program's own handler: leave it without sigreturn */
+    int saved_errno = errno;
     restore_interrupted_state(sig, ucontext);
+    errno = saved_errno;
+#if SAFE_TRAMPOLINE
+    __asm__ volatile("mov %0, %%rsp\n\t"
+                     "jmp cwi_safe_landing"
+                     :
+                     : "r"(f->rsp)
+                     : "memory");
+    __builtin_unreachable();
+#else
     siglongjmp(f->env, 1);
+#endif
 }
 
 /* Hand a fault that is not ours to whoever had the signal before, as the
@@ -166,6 +272,18 @@ static void chain(int sig, siginfo_t *si, void *uc)
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
     int saved_errno = errno;
+#if SAFE_TRAMPOLINE
+    struct safe_frame *f;
+    if (uc != NULL && (f = claim(sig, si)) != NULL) {
+        /* resume at the trampoline's exit; sigreturn restores the mask and
+         * the FPU state */
+        ucontext_t *u = uc;
+        u->uc_mcontext.gregs[REG_RSP] = (greg_t)f->rsp;
+        u->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)cwi_safe_landing;
+        errno = saved_errno;
+        return;
+    }
+#endif
     cw_safe_handle_fault(sig, si, uc); /* returns only if not ours */
     chain(sig, si, uc);
     errno = saved_errno;
@@ -218,25 +336,14 @@ int cw_safe_init(void)
 
 /* ---- armed operations --------------------------------------------------- */
 
-/* Both return 0, or -1 after a fault (f->fault_addr says where). Separate
- * functions so that no local of the caller lives across sigsetjmp. */
-__attribute__((noinline)) static int armed_copy(struct safe_frame *f, unsigned char *d,
-                                                const unsigned char *s, size_t len,
-                                                unsigned hints)
-{
-    if (sigsetjmp(f->env, 0) != 0)
-        return -1;
-    tls_frame = f;
-    cwi_copy_hinted(d, s, len, hints);
-    tls_frame = f->prev;
-    return 0;
-}
-
 typedef uint64_t safe_word __attribute__((may_alias));
 
 /* a loop, not memset: the library never calls the mem* functions */
-__attribute__((noinline)) static void zero_bytes(unsigned char *d, size_t len)
+static void zero_op(void *restrict dst, const void *restrict src, size_t len, unsigned hints)
 {
+    (void)src;
+    (void)hints;
+    unsigned char *d = dst;
     for (; len != 0 && ((uintptr_t)d & 7); len--)
         *d++ = 0;
     for (; len >= 8; len -= 8, d += 8)
@@ -245,16 +352,28 @@ __attribute__((noinline)) static void zero_bytes(unsigned char *d, size_t len)
         *d++ = 0;
 }
 
-__attribute__((noinline)) static int armed_zero(struct safe_frame *f, unsigned char *d,
-                                                size_t len)
+/* op(d, s, len, hints) with f armed: 0, or -1 after a fault (f->fault_addr
+ * says where). */
+#if SAFE_TRAMPOLINE
+static inline int armed(struct safe_frame *f, safe_op op, void *d, const void *s, size_t len,
+                        unsigned hints)
+{
+    f->op = op;
+    return -cwi_safe_call(f, d, s, len, hints, &tls_frame);
+}
+#else
+/* Not inlined, so that no local of the caller lives across sigsetjmp. */
+__attribute__((noinline)) static int armed(struct safe_frame *f, safe_op op, void *d,
+                                           const void *s, size_t len, unsigned hints)
 {
     if (sigsetjmp(f->env, 0) != 0)
         return -1;
     tls_frame = f;
-    zero_bytes(d, len);
+    op(d, s, len, hints);
     tls_frame = f->prev;
     return 0;
 }
+#endif
 
 /* ---- slow path ----------------------------------------------------------- */
 
@@ -298,7 +417,6 @@ static size_t page_start_offset(const struct safe_frame *f, uintptr_t a, size_t 
 static size_t recover(struct safe_frame *f, unsigned char *d, const unsigned char *s, size_t n,
                       unsigned flags)
 {
-    int saved_errno = f->fault_errno; /* as the caller had it */
     unsigned hints = flags & ~CW_ZERO_TAIL;
     /* chunks are small: keep the whole copy's cache policy, not the chunk's */
     if (!(hints & (CW_DST_NOREUSE | CW_DST_REUSE | CW_PERSIST)) && n >= cwi_info.nt_threshold)
@@ -309,7 +427,7 @@ static size_t recover(struct safe_frame *f, unsigned char *d, const unsigned cha
         size_t p = page_start_offset(f, f->fault_addr, lim);
         if (p == 0)
             break;
-        if (armed_copy(f, d, s, p, hints) == 0) {
+        if (armed(f, cwi_copy_hinted, d, s, p, hints) == 0) {
             off = p;
             break;
         }
@@ -318,7 +436,7 @@ static size_t recover(struct safe_frame *f, unsigned char *d, const unsigned cha
     while (off < n) {
         size_t len = min3(n - off, to_page_end((uintptr_t)(s + off)),
                           to_page_end((uintptr_t)(d + off)));
-        if (armed_copy(f, d + off, s + off, len, hints) != 0)
+        if (armed(f, cwi_copy_hinted, d + off, s + off, len, hints) != 0)
             break;
         off += len;
     }
@@ -331,7 +449,7 @@ static size_t recover(struct safe_frame *f, unsigned char *d, const unsigned cha
         while (z < n) {
             size_t len = n - z < to_page_end((uintptr_t)(d + z)) ? n - z
                                                                  : to_page_end((uintptr_t)(d + z));
-            if (armed_zero(f, d + z, len) != 0)
+            if (armed(f, zero_op, d + z, NULL, len, 0) != 0)
                 break;
             z += len;
         }
@@ -340,13 +458,16 @@ static size_t recover(struct safe_frame *f, unsigned char *d, const unsigned cha
     }
     /* streaming stores cut short by the fault, and any flushes, complete */
     cwi_sfence();
-    errno = saved_errno;
+#if !SAFE_TRAMPOLINE
+    errno = f->caller_errno;
+#endif
     return n - off;
 }
 
 size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
 {
-    if (!cwi_hints_valid(flags & ~CW_ZERO_TAIL)) {
+    /* the common flags skip the full check (a call) */
+    if ((flags & ~(CW_ZERO_TAIL | CW_SRC_NOREUSE)) != 0 && !cwi_hints_valid(flags & ~CW_ZERO_TAIL)) {
         errno = EINVAL;
         return n;
     }
@@ -365,8 +486,10 @@ size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
     f.src = (uintptr_t)src;
     f.n = n;
     f.fault_addr = 0;
-    f.fault_errno = 0;
-    if (__builtin_expect(armed_copy(&f, dst, src, n, flags & ~CW_ZERO_TAIL) == 0, 1))
+#if !SAFE_TRAMPOLINE
+    f.caller_errno = errno;
+#endif
+    if (__builtin_expect(armed(&f, cwi_copy_hinted, dst, src, n, flags & ~CW_ZERO_TAIL) == 0, 1))
         return 0;
     return recover(&f, dst, src, n, flags);
 }

@@ -103,6 +103,8 @@ cwbs(ab 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 4K --size 64K
 cwbs(ab_safe 0 ARGS --ab cw_memcpy cw_copy_safe --quick --size 4K OUT "B = cw_copy_safe")
 cwbs(pin 0 ARGS --ab cw_memcpy rep_movsb --quick --size 64 --pin 0 OUT "geomean")
 cwbs(help 0 ARGS --help OUT "usage:" "cwbench sweep" "--samples")
+cwbs(impl 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 4K --impl generic OUT "geomean")
+cwbs(bad_impl 2 ARGS --quick --impl nonesuch ERR "--impl nonesuch: unknown implementation")
 cwbs(list_routines 0 ARGS --list-routines OUT "cw_memcpy" "rep_movsb" "glibc_memcpy")
 
 # ---- bad input: exit 2, nothing on stdout, no output file ----
@@ -135,3 +137,7 @@ cwbs(ab_missing 2 ARGS --ab cw_memcpy ERR "--ab needs two routine names")
 cwbs(ab_unknown 2 ARGS --ab cw_memcpy nope ERR "unknown routine 'nope'")
 cwbs(ab_same 2 ARGS --ab cw_memcpy cw_memcpy ERR "must differ")
 cwbs(ab_size 2 ARGS --ab cw_memcpy glibc_memcpy --size 2G ERR "--size 2G")
+cwbs(ab_routines 2 ARGS --routines cw_memcpy --ab cw_memcpy glibc_memcpy
+     ERR "--routines is not an option of --ab")
+cwbs(ab_twice 2 ARGS --ab cw_memcpy glibc_memcpy --ab rep_movsb glibc_memcpy ERR "given twice")
+cwbs(ab_in_sweep 2 ARGS sweep --ab cw_memcpy glibc_memcpy ERR "--ab is not an option of sweep")

@@ -46,7 +46,7 @@ static const struct func g_funcs[] = {
     {"cw_copy(DST_REUSE)", K_COPY, CW_DST_REUSE, 0, 0},
     {"cw_copy(SRC_NOREUSE)", K_COPY, CW_SRC_NOREUSE, 1, 1},
     {"cw_copy(SRC_NOREUSE|DST_NOREUSE)", K_COPY, CW_SRC_NOREUSE | CW_DST_NOREUSE, 1, 0},
-    {"cw_copy(SRC_NOREUSE|DST_REUSE)", K_COPY, CW_SRC_NOREUSE | CW_DST_REUSE, 0, 1},
+    {"cw_copy(SRC_NOREUSE|DST_REUSE)", K_COPY, CW_SRC_NOREUSE | CW_DST_REUSE, 0, 0},
     {"cw_copy(PERSIST)", K_COPY, CW_PERSIST, 0, 0},
     {"cw_copy(PERSIST|DST_NOREUSE)", K_COPY, CW_PERSIST | CW_DST_NOREUSE, 0, 0},
     {"cw_copy(PERSIST|SRC_NOREUSE)", K_COPY, CW_PERSIST | CW_SRC_NOREUSE, 0, 0},

@@ -70,6 +70,7 @@ int cwb_cmd_ab(const struct cwb_opts *o)
             cwb_add_run(&res, rt[j]->name, "throughput", &sp, &runs[j]);
         }
         struct cwb_cmp c;
+        cwb_progress_clear();
         if (sizes[i] == 0) {
             printf("%-10s %14s %14s  (size 0 moves no bytes: use sizes > 0)\n", sz, "-", "-");
         } else if (x[0] == NULL || x[1] == NULL || runs[0].n == 0 || runs[1].n == 0 ||

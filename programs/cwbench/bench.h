@@ -133,6 +133,8 @@ void cwb_measure_ceiling(struct cwb_engine *e, size_t bytes, struct cwb_ceiling 
 
 void cwb_progress_begin(const char *phase, size_t total);
 void cwb_progress_step(size_t done);
+/* Erase the progress line before printing a result line to stdout. */
+void cwb_progress_clear(void);
 void cwb_progress_end(void);
 
 /* ---- Helpers shared by the subcommands ----------------------------------- */

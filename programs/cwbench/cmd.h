@@ -71,6 +71,20 @@ int cwb_pollution_run(const struct cwb_opts *o, unsigned victims_mask, size_t co
                       const struct cwb_routine *const *rt, size_t nrt, int reps,
                       struct cwb_results *r);
 
+/* Hardware counters (counters.c): cycles, instructions, LLC misses. */
+#define CWB_N_COUNTERS 3
+struct cwb_counters { int fd[CWB_N_COUNTERS]; };
+/* 0 when at least cycles can be counted; -1 otherwise (all closed). */
+int cwb_counters_open(struct cwb_counters *c);
+/* Running totals; 0 for a counter that could not be opened. */
+void cwb_counters_read(const struct cwb_counters *c, uint64_t *v);
+void cwb_counters_close(struct cwb_counters *c);
+/* Per-routine table of counts per byte (4 KiB hot batch, one copy of
+ * `big` bytes) on stdout. -1 when counters are not available, 1 when a
+ * routine copied wrong bytes, else 0. */
+int cwb_counters_table(struct cwb_engine *e, const struct cwb_routine *const *rt, size_t nrt,
+                       size_t big, int reps);
+
 /* Charts through gnuplot into dir. Returns 0, or 1 on failure. */
 int cwb_plot(const char *dir, const struct cwb_results *r);
 

@@ -19,7 +19,7 @@ static const char help[] =
     "cwbench: cache-aware memory copy benchmark (docs/BENCHMARKS.md)\n"
     "\n"
     "usage:\n"
-    "  cwbench [common]                       the default report (about 40 s): machine,\n"
+    "  cwbench [--routines A,B] [common]      the default report (about 40 s): machine,\n"
     "                                         copy ceiling, throughput by size, pollution,\n"
     "                                         verdicts against glibc memcpy\n"
     "  cwbench sweep [--routines A,B] [--sizes N,N..] [--max-size N] [--align S:D,..]\n"
@@ -36,11 +36,27 @@ static const char help[] =
     "  --samples N      samples per cell after the warm-up (default 10, 3..100000)\n"
     "  --seed N         seed of the run order and random offsets (default 1)\n"
     "  --pin CPU        run on that CPU only\n"
+    "  --impl NAME      measure with that cachewise implementation (generic, sse2, avx2,\n"
+    "                   avx512; default: the best this CPU runs)\n"
     "  --json FILE      raw samples and metadata as JSON (read by cwbench compare)\n"
     "  --csv FILE       raw samples as CSV\n"
     "  --plot DIR       charts through gnuplot (PNG, else SVG)\n"
     "  --help           this text\n"
     "sizes take K, M, G suffixes (binary: 1K = 1024), at most 1G.\n";
+
+static const char *runnable_impls(void)
+{
+    static char buf[128];
+    size_t len = 0;
+    buf[0] = '\0';
+    for (const char *const *p = cw_impl_list(); *p != NULL; p++) {
+        int w = snprintf(buf + len, sizeof buf - len, "%s%s", len ? " " : "", *p);
+        if (w < 0 || (size_t)w >= sizeof buf - len)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
+}
 
 static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
 {
@@ -124,7 +140,7 @@ static const struct { const char *name; int value; int modes; } options[] = {
     {"--pin", 1, M_ALL},        {"--json", 1, M_ALL},        {"--csv", 1, M_ALL},
     {"--plot", 1, M_ALL},       {"--routines", 1, M_REPORT | M_SWEEP | M_DIST | M_POLL},
     {"--sizes", 1, M_SWEEP},    {"--max-size", 1, M_SWEEP},  {"--align", 1, M_SWEEP},
-    {"--states", 1, M_SWEEP},   {"--size", 1, M_POLL | M_AB},
+    {"--states", 1, M_SWEEP},   {"--size", 1, M_POLL | M_AB},  {"--impl", 1, M_ALL},
 };
 
 static const char *mode_name(int m)
@@ -169,6 +185,12 @@ static int apply(struct cwb_opts *o, int mode, const char *name, const char *val
         o->aligns = val;
     } else if (strcmp(name, "--states") == 0) {
         o->states = val;
+    } else if (strcmp(name, "--impl") == 0) {
+        if (cw_impl_select(val) != 0)
+            return cwb_usage_error("--impl %s: %s (runnable here: %s)", val,
+                                   errno == ENOTSUP ? "not supported by this CPU"
+                                                    : "unknown implementation",
+                                   runnable_impls());
     } else if (strcmp(name, "--size") == 0) {
         if (mode == M_AB)
             return add_sizes(o, name, val);
@@ -190,8 +212,9 @@ static int pin(int cpu)
 
 int main(int argc, char **argv)
 {
-    /* libpmem reads this when it first checks a mapping; on this DRAM-only
-     * machine it makes pmem_memcpy take its real pmem path. */
+    /* DRAM counts as pmem for libpmem's checks (issue 4 runs libpmem that
+     * way). libpmem reads it lazily, on its first pmem_is_pmem(), not in
+     * its constructor, so main() is early enough. */
     setenv("PMEM_IS_PMEM_FORCE", "1", 1);
 
     int mode = M_REPORT, i = 1;
@@ -219,6 +242,11 @@ int main(int argc, char **argv)
             return cwb_usage_error("unknown subcommand '%s'", c);
         i = 2;
     }
+    /* --ab makes the whole command line an A/B run, whatever its position:
+     * options before it are checked against --ab too. */
+    for (int k = i; mode == M_REPORT && k < argc; k++)
+        if (strcmp(argv[k], "--ab") == 0)
+            mode = M_AB;
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -233,13 +261,12 @@ int main(int argc, char **argv)
             return 0;
         }
         if (strcmp(a, "--ab") == 0) {
-            if (mode != M_REPORT && mode != M_AB)
+            if (mode != M_AB)
                 return cwb_usage_error("--ab is not an option of %s", mode_name(mode));
-            if (mode == M_AB)
+            if (o.ab_a != NULL)
                 return cwb_usage_error("--ab given twice");
             if (i + 2 >= argc || argv[i + 1][0] == '-' || argv[i + 2][0] == '-')
                 return cwb_usage_error("--ab needs two routine names");
-            mode = M_AB;
             o.ab_a = argv[++i];
             o.ab_b = argv[++i];
             continue;

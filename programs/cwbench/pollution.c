@@ -129,6 +129,7 @@ static int victim_run(const struct cwb_opts *o, const struct victim *v, size_t c
         pc[t] = walk_ns(v);
     }
     struct cwb_summary sh, sc;
+    cwb_progress_clear();
     cwb_summarize(ph, 3, &sh);
     cwb_summarize(pc, 3, &sc);
     if (!(sc.median - sh.median > 0.2 * sc.median)) {
@@ -197,6 +198,7 @@ static int victim_run(const struct cwb_opts *o, const struct victim *v, size_t c
             p->n++;
         }
     }
+    cwb_progress_clear();
     /* The hot and cold walk times pooled over every repetition of every
      * row: one preempted walk then moves a quartile, not a fraction. */
     size_t total = 0;

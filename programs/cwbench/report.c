@@ -243,8 +243,9 @@ int cwb_cmd_report(const struct cwb_opts *o)
     snprintf(a, sizeof a, "%.3f", ceil.ceiling_gbps);
     cwb_results_meta(&res, "copy_ceiling_gbps", a);
 
-    printf("\nThroughput, GB/s: median ±half the interquartile range (relative); sizes above "
-           "the L3 (%s) are DRAM-bound\n", cwb_fmt_size(llc, a, sizeof a));
+    printf("\nThroughput, GB/s: median ±half the interquartile range (relative); where source "
+           "+ destination\nreach the L3 size (%s) the copy is DRAM-bound: those rows also show "
+           "%% of the copy ceiling\n", cwb_fmt_size(llc, a, sizeof a));
     printf("%-14s", "size");
     for (size_t j = 0; j < nrt; j++)
         printf(" %12s", short_name(rt[j]->name));
@@ -258,7 +259,7 @@ int cwb_cmd_report(const struct cwb_opts *o)
         for (size_t j = 0; j < nrt; j++)
             print_cell(&cells[i][j]);
         printf("\n");
-        if (rows[i].size > llc && !rows[i].dst_off && ceil.ceiling_gbps > 0) {
+        if (2 * rows[i].size >= llc && !rows[i].dst_off && ceil.ceiling_gbps > 0) {
             printf("%-14s", "  % of ceiling");
             for (size_t j = 0; j < nrt; j++) {
                 double med = NAN, spread;
@@ -278,6 +279,12 @@ int cwb_cmd_report(const struct cwb_opts *o)
     for (size_t j = 0; j < nrt; j++)
         printf("  %-12s %s\n", short_name(rt[j]->name), rt[j]->what);
     fflush(stdout);
+
+    char why[160];
+    if (cwb_counters_available(why, sizeof why) &&
+        cwb_counters_table(&e, rt, nrt, o->quick ? (size_t)1 << 20 : (size_t)64 << 20,
+                           o->quick ? 3 : 5) == 1)
+        failed = 1;
 
     printf("\nPollution: what a copy evicts from a victim working set (evicted fraction, "
            "0 = nothing, 1 = all of it)\n");

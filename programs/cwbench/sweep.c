@@ -197,6 +197,7 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
                     if (strcmp(rt[j]->name, "glibc_memcpy") == 0)
                         glibc = med_ns[j];
                 }
+                cwb_progress_clear();
                 for (size_t j = 0; j < nrt; j++) {
                     char al_s[24], sz[32];
                     if (sp.state == CWB_RANDOM)

@@ -66,7 +66,7 @@ int cwb_parse_size(const char *s, size_t *out)
 /* ---- progress -------------------------------------------------------------- */
 
 static struct {
-    int on;
+    int on, shown;
     const char *phase;
     size_t total;
     double start, last;
@@ -91,12 +91,23 @@ void cwb_progress_step(size_t done)
         return;
     prog.last = now;
     double el = now - prog.start;
+    fflush(stdout);
+    prog.shown = 1;
     if (done == 0 || prog.total == 0)
         fprintf(stderr, "\r\033[K[%s] starting", prog.phase);
     else
         fprintf(stderr, "\r\033[K[%s] %zu/%zu, ETA %.0f s", prog.phase, done, prog.total,
                 el / (double)done * (double)(prog.total - done));
     fflush(stderr);
+}
+
+void cwb_progress_clear(void)
+{
+    if (prog.on && prog.shown) {
+        fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+        prog.shown = 0;
+    }
 }
 
 void cwb_progress_end(void)

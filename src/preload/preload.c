@@ -10,6 +10,7 @@
  * falls back to a byte loop. */
 #undef _FORTIFY_SOURCE
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -63,7 +64,12 @@ static int env_from_proc(void)
     size_t cur_len = 0, used = 0, count = 0;
     int skip = 0;
     ssize_t got;
-    while ((got = read(fd, chunk, sizeof chunk)) > 0) {
+    while ((got = read(fd, chunk, sizeof chunk)) != 0) {
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
         for (ssize_t i = 0; i < got; i++) {
             char c = chunk[i];
             if (c != '\0') {

@@ -195,9 +195,9 @@ void cwp_setup_late(void)
     (void)pthread_atfork(NULL, NULL, after_fork_child);
     if (g_signal != 0) {
         /* Never take the signal away from a program that already handles
-         * it (a handler inherited across exec is reset to SIG_DFL). */
-        /* Static and filled field by field: clang turns an initialised
-         * local struct into a memcpy call, even with -fno-builtin. */
+         * it (handlers are reset to SIG_DFL across exec). Static and filled
+         * field by field: clang turns an initialised local struct into a
+         * memcpy call, even with -fno-builtin. */
         static struct sigaction old, sa;
         sa.sa_handler = on_signal;
         sa.sa_flags = SA_RESTART;

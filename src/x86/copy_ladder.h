@@ -272,12 +272,11 @@ CWL_INLINE void cwl_part_line(cwl_u8 *d, const cwl_u8 *s, size_t n, int flush)
     }
 }
 
-/* n > 64 + the bytes up to the first line boundary: at least one whole line */
-
-/* Whole aligned cache lines go out with non-temporal stores; the partial
- * first and last lines are written with ordinary stores (and written back
- * when `flush`, the memcpy_flushcache contract). Lines stay whole so the
- * write-combining buffers drain as full lines, never partial writes. */
+/* Whole aligned cache lines go out with non-temporal stores, so the
+ * write-combining buffers drain as full lines; the partial first and last
+ * lines go through cwl_part_line() (temporal stores, or the flushcache
+ * rules when `flush`). Needs n >= 64 + the bytes up to the first line
+ * boundary, i.e. at least one whole line. */
 CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf, int flush)
 {
     size_t head = (size_t)(-(uintptr_t)d & (CWL_LINE - 1));
@@ -306,9 +305,9 @@ CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf, int flu
         cwl_part_line(d, s, tail, flush);
 }
 
-/* ---- the kernels ---- */
+/* ---- the kernels (each returns dst: see cwi_copy_fn) ---- */
 
-static void cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
+static void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
 {
     cwl_u8 *d = dst;
     const cwl_u8 *s = src;
@@ -320,33 +319,35 @@ static void cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
         cwl_bwd(d, s, n);
     else
         cwl_fwd(d, s, n, CWL_PF_NONE);
+    return dst;
 }
 
-static void cwl_k_copy_srcnta(void *restrict dst, const void *restrict src, size_t n)
+static void *cwl_k_copy_srcnta(void *restrict dst, const void *restrict src, size_t n)
 {
     if (n <= 8 * CWL_W)
         cwl_ladder(dst, src, n);
     else
         cwl_fwd(dst, src, n, CWL_PF_NTA);
+    return dst;
 }
 
-static void cwl_k_copy_nt(void *restrict dst, const void *restrict src, size_t n)
+static void *cwl_k_copy_nt(void *restrict dst, const void *restrict src, size_t n)
 {
     if (n < CWL_NT_MIN)
-        cwl_k_copy(dst, src, n);
-    else
-        cwl_stream(dst, src, n, CWL_PF_T0, 0);
+        return cwl_k_copy(dst, src, n);
+    cwl_stream(dst, src, n, CWL_PF_T0, 0);
+    return dst;
 }
 
-static void cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict src, size_t n)
+static void *cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict src, size_t n)
 {
     if (n < CWL_NT_MIN)
-        cwl_k_copy(dst, src, n);
-    else
-        cwl_stream(dst, src, n, CWL_PF_NTA, 0);
+        return cwl_k_copy(dst, src, n);
+    cwl_stream(dst, src, n, CWL_PF_NTA, 0);
+    return dst;
 }
 
-static void cwl_k_flushcache(void *restrict dst, const void *restrict src, size_t n)
+static void *cwl_k_flushcache(void *restrict dst, const void *restrict src, size_t n)
 {
     cwl_u8 *d = dst;
     const cwl_u8 *s = src;
@@ -361,9 +362,10 @@ static void cwl_k_flushcache(void *restrict dst, const void *restrict src, size_
         cwl_part_line(d, s, head, 1);
         cwl_part_line(d + head, s + head, n - head, 1);
     }
+    return dst;
 }
 
-static void cwl_k_move(void *dst, const void *src, size_t n)
+static void *cwl_k_move(void *dst, const void *src, size_t n)
 {
     cwl_u8 *d = dst;
     const cwl_u8 *s = src;
@@ -375,6 +377,7 @@ static void cwl_k_move(void *dst, const void *src, size_t n)
         cwl_fwd(d, s, n, CWL_PF_NONE);
     else
         cwl_bwd(d, s, n);
+    return dst;
 }
 
 #define CWL_ROW(NAME, REQUIRED)                                                                  \

@@ -20,7 +20,7 @@ gzip)
   shimmed gzip -d -c shim.gz > shim.out
   cmp data shim.out ;;
 xz)
-  "$python" "$here/gendata.py" text 3000000 data
+  "$python" "$here/gendata.py" text 2000000 data
   xz -3 -T1 -c data > ref.xz
   shimmed xz -3 -T1 -c data > shim.xz
   cmp ref.xz shim.xz
@@ -28,7 +28,7 @@ xz)
   cmp data shim.out ;;
 sort)
   # A small buffer forces temporary files and a merge; two threads.
-  "$python" "$here/gendata.py" lines 8000000 data
+  "$python" "$here/gendata.py" lines 5000000 data
   sort -S 2M --parallel=2 -T "$work" -k2,2n -k1,1 data > ref.out
   shimmed sort -S 2M --parallel=2 -T "$work" -k2,2n -k1,1 data > shim.out
   cmp ref.out shim.out

@@ -61,13 +61,34 @@ static void check_faulting_copies(const char *when)
 {
     unsigned char dst[300];
     memset(dst, CANARY, sizeof dst);
+    errno = 777;
     size_t r = cw_copy_safe(dst, g_bad + P - 100, 300, CW_ZERO_TAIL);
+    CHECK(errno == 777, "%s: errno changed to %d", when, errno);
     CHECK(r == 200, "%s: SIGSEGV copy returned %zu", when, r);
     CHECK(memcmp(dst, g_bad + P - 100, 100) == 0 && dst[100] == 0 && dst[299] == 0,
           "%s: SIGSEGV copy bytes", when);
     r = cw_copy_safe(dst, g_trunc + P - 100, 300, 0);
     CHECK(r == 200, "%s: SIGBUS copy returned %zu", when, r);
     CHECK(!blocked(SIGSEGV) && !blocked(SIGBUS), "%s: fault signals left blocked", when);
+}
+
+/* The interrupted code's floating-point modes survive the recovery (the
+ * kernel gives a handler the default ones). */
+static void check_fp_modes(const char *when)
+{
+    fesetround(FE_TOWARDZERO);
+#if defined(__x86_64__)
+    unsigned int csr = _mm_getcsr() | 0x8040; /* and flush-to-zero, denormals-are-zero */
+    _mm_setcsr(csr);
+#endif
+    check_faulting_copies(when);
+    CHECK(fegetround() == FE_TOWARDZERO, "%s: x87 rounding mode lost by the recovery", when);
+#if defined(__x86_64__)
+    CHECK(_mm_getcsr() == csr, "%s: MXCSR %#x after the recovery, expected %#x", when,
+          _mm_getcsr(), csr);
+    _mm_setcsr(csr & ~0x8040u);
+#endif
+    fesetround(FE_TONEAREST);
 }
 
 static void wild_write(void)
@@ -123,6 +144,7 @@ static int mode_before(void)
     CHECK(now.sa_sigaction != prog_segv, "cachewise handler not installed");
 
     check_faulting_copies("before, first");
+    check_fp_modes("before");
     CHECK(g_segv_seen == 0 && g_bus_seen == 0, "program handler saw a cachewise fault");
 
     wild_write();
@@ -179,21 +201,7 @@ static int mode_after(void)
     for (int i = 0; i < 5; i++)
         check_faulting_copies("after");
 
-    /* the interrupted code's floating-point modes survive the jump (the
-     * kernel gives a handler the default ones) */
-    fesetround(FE_TOWARDZERO);
-#if defined(__x86_64__)
-    unsigned int csr = _mm_getcsr() | 0x8040; /* and flush-to-zero, denormals-are-zero */
-    _mm_setcsr(csr);
-#endif
-    check_faulting_copies("after, rounding mode set");
-    CHECK(fegetround() == FE_TOWARDZERO, "x87 rounding mode lost by the fault recovery");
-#if defined(__x86_64__)
-    CHECK(_mm_getcsr() == csr, "MXCSR %#x after the fault recovery, expected %#x", _mm_getcsr(),
-          csr);
-    _mm_setcsr(csr & ~0x8040u);
-#endif
-    fesetround(FE_TONEAREST);
+    check_fp_modes("after");
 
     wild_write();
     CHECK(g_segv_seen == 1, "program handler did not get the wild fault");
@@ -294,6 +302,12 @@ static void c_after_recovery(void)
     check_faulting_copies("child");
     wild_write();
 }
+static void c_same_page_after(void)
+{
+    check_faulting_copies("child");
+    /* the page the last copy survived is no longer protected afterwards */
+    (void)*(volatile unsigned char *)(g_trunc + P);
+}
 static volatile uintptr_t g_near_null = 8;
 static void c_null(void)
 {
@@ -341,6 +355,7 @@ static int mode_crash(void)
         {"SIG_IGN then fault", c_ignored, SIGSEGV, 0},
         {"SIG_IGN then raise", c_ignored_raise, 0, 0},
         {"wild write after recoveries", c_after_recovery, SIGSEGV, 0},
+        {"same bad page after the copy", c_same_page_after, SIGBUS, 0},
         {"near-NULL write", c_null, SIGSEGV, 0},
         {"stack overflow", c_overflow, SIGSEGV, 0},
         {"stack overflow, program handler", c_overflow_caught, 0, 42},
