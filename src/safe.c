@@ -5,19 +5,19 @@
  * The kernel finds the faulting instruction in an exception table; userspace
  * has no such table, so each copy arms a per-thread recovery point and the
  * SIGSEGV/SIGBUS handler resumes there. On x86-64 the recovery point is a
- * small trampoline (push the callee-saved registers, record the stack
- * pointer, call the copy): the handler points the interrupted context at
- * the trampoline's exit and returns, so sigreturn restores the signal mask
- * and FPU state as for any handler. sigsetjmp would cost 10-20 ns per call
- * here (it stores and mangles every register); the trampoline costs a few.
- * Elsewhere, and under sanitizers (which must see the jump), sigsetjmp(env,
- * 0) and siglongjmp are used.
+ * small assembly trampoline (save the callee-saved registers, publish a
+ * frame, call the copy kernel): the handler points the interrupted context
+ * at the trampoline's exit and returns, so sigreturn restores the signal
+ * mask and FPU state as for any handler. sigsetjmp would cost 10-20 ns per
+ * call here (it stores and mangles every register); the trampoline costs a
+ * few, which matters because a 4 KiB copy in L1 is bound by store
+ * throughput and takes about 40 ns. Elsewhere, and under sanitizers (which
+ * must see the jump), sigsetjmp(env, 0) and siglongjmp are used.
  *
- * The fast path is the ordinary hinted copy. A copy that faults is redone by
- * a slow path that can say where the first inaccessible byte is: the vector
- * kernels touch bytes out of order (overlapping head/tail moves, rep movsb),
- * so a fault address alone does not prove that every byte below it was
- * accessible. */
+ * A copy that faults is redone by a slow path that can say where the first
+ * inaccessible byte is: the vector kernels touch bytes out of order
+ * (overlapping head/tail moves), so a fault address alone does not prove
+ * that every byte below it was accessible. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -48,14 +48,16 @@
 typedef void (*safe_op)(void *restrict d, const void *restrict s, size_t n, unsigned hints);
 
 /* One armed copy. Lives on the stack of cw_copy_safe; the thread-local
- * pointer below makes it visible to the signal handler. The first three
+ * pointer below makes it visible to the signal handler. dst/src/n are the
+ * operation running now (the whole copy, a chunk of it, or a zeroing with
+ * src == dst): the handler claims only faults inside them. The first five
  * fields are at offsets the trampoline knows. */
 struct safe_frame {
     uintptr_t rsp;           /* trampoline's stack pointer, to resume at */
     struct safe_frame *prev; /* outer copy on this thread (signal handlers nest) */
-    safe_op op;              /* what the trampoline calls */
-    uintptr_t dst, src;      /* the whole call's buffers: what counts as "our" fault */
+    uintptr_t dst, src;
     size_t n;
+    unsigned flags; /* the call's */
     volatile uintptr_t fault_addr; /* written by the handler */
 #if !SAFE_TRAMPOLINE
     int caller_errno; /* put back after a fault: TSan's handler wrapper sets errno */
@@ -63,13 +65,19 @@ struct safe_frame {
 #endif
 };
 _Static_assert(offsetof(struct safe_frame, rsp) == 0 && offsetof(struct safe_frame, prev) == 8 &&
-                   offsetof(struct safe_frame, op) == 16,
+                   offsetof(struct safe_frame, dst) == 16 &&
+                   offsetof(struct safe_frame, src) == 24 && offsetof(struct safe_frame, n) == 32,
                "the trampoline's frame offsets");
+_Static_assert(offsetof(struct cwi_impl, copy) == 16, "the trampoline's cwi_impl offset");
+
+/* The slow path after a fault (below); not static: the trampoline calls it. */
+CWI_HIDDEN size_t cwi_safe_recover(struct safe_frame *f);
 
 /* initial-exec: reading it in the handler is one %fs-relative load, never a
  * __tls_get_addr call (which may allocate: not async-signal-safe). One
  * pointer only, so dlopen's small static-TLS reserve is enough. */
-static __thread struct safe_frame *volatile tls_frame
+/* Not static: the trampoline refers to it by name. */
+CWI_HIDDEN __thread struct safe_frame *volatile cwi_safe_tls
     __attribute__((tls_model("initial-exec")));
 
 static struct sigaction g_old_segv, g_old_bus; /* written once, before g_ready */
@@ -142,48 +150,57 @@ static void restore_interrupted_state(int sig, void *ucontext)
 }
 
 #if SAFE_TRAMPOLINE
-/* int cwi_safe_call(frame, dst, src, n, hints, &tls_frame): arms the frame,
- * calls frame->op(dst, src, n, hints), disarms; returns 0. After a fault the
- * handler resumes at cwi_safe_landing with the stack pointer saved here,
- * and the same epilogue restores the callee-saved registers and returns 1.
- * The stack stays 16-byte aligned at the call (6 pushes + 8). */
-CWI_HIDDEN int cwi_safe_call(struct safe_frame *f, void *d, const void *s, size_t n,
-                             unsigned hints, struct safe_frame *volatile *slot);
+/* int cwi_safe_call(frame, op, hints): arms the frame, calls
+ * op(frame->dst, frame->src, frame->n, hints) (op NULL: the active
+ * implementation's temporal copy), disarms; returns 0. After a fault the
+ * handler resumes at cwi_safe_landing with the stack pointer saved here, and
+ * the same epilogue restores the callee-saved registers (op may have changed
+ * them before it faulted) and returns 1. The arguments come from the frame
+ * so that the C caller keeps nothing live in registers across the call.
+ * The stack stays 16-byte aligned at the calls (6 pushes + 8). */
+CWI_HIDDEN int cwi_safe_call(struct safe_frame *f, safe_op op, unsigned hints);
 CWI_HIDDEN void cwi_safe_landing(void);
-__asm__(".text\n"
+__asm__(".macro cwi_save_callee_saved\n"
+        "  .irp r, rbx, rbp, r12, r13, r14, r15\n"
+        "  push %\\r\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %\\r, 0\n"
+        "  .endr\n"
+        ".endm\n"
+        ".macro cwi_restore_callee_saved\n"
+        "  .irp r, r15, r14, r13, r12, rbp, rbx\n"
+        "  pop %\\r\n  .cfi_adjust_cfa_offset -8\n"
+        "  .endr\n"
+        ".endm\n"
+        ".text\n"
         ".p2align 4\n"
         ".globl cwi_safe_call\n"
         ".hidden cwi_safe_call\n"
         ".type cwi_safe_call, @function\n"
         "cwi_safe_call:\n"
         "  .cfi_startproc\n"
-        "  push %rbx\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %rbx, 0\n"
-        "  push %rbp\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %rbp, 0\n"
-        "  push %r12\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %r12, 0\n"
-        "  push %r13\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %r13, 0\n"
-        "  push %r14\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %r14, 0\n"
-        "  push %r15\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %r15, 0\n"
+        "  cwi_save_callee_saved\n"
         "  sub $8, %rsp\n  .cfi_adjust_cfa_offset 8\n"
         "  mov %rsp, (%rdi)\n"
         "  mov %rdi, %rbx\n"
-        "  mov %r9, %r12\n"
-        "  mov %rdi, (%r9)\n"          /* armed */
-        "  mov %rsi, %rdi\n"
-        "  mov %rdx, %rsi\n"
-        "  mov %rcx, %rdx\n"
-        "  mov %r8d, %ecx\n"
-        "  call *16(%rbx)\n"
+        "  mov %rsi, %r12\n"
+        "  mov %edx, %r13d\n"
+        "  mov cwi_safe_tls@gottpoff(%rip), %r14\n"
+        "  mov %rdi, %fs:(%r14)\n"     /* armed */
+        "  test %r12, %r12\n"
+        "  jnz 1f\n"
+        "  call cwi_active\n"
+        "  mov 16(%rax), %r12\n"       /* ->copy */
+        "1:\n"
+        "  mov 16(%rbx), %rdi\n"
+        "  mov 24(%rbx), %rsi\n"
+        "  mov 32(%rbx), %rdx\n"
+        "  mov %r13d, %ecx\n"
+        "  call *%r12\n"
         "  mov 8(%rbx), %rax\n"
-        "  mov %rax, (%r12)\n"         /* disarmed */
+        "  mov %rax, %fs:(%r14)\n"     /* disarmed */
         "  xor %eax, %eax\n"
         ".Lcwi_safe_out:\n"
         "  add $8, %rsp\n  .cfi_adjust_cfa_offset -8\n"
-        "  pop %r15\n  .cfi_adjust_cfa_offset -8\n"
-        "  pop %r14\n  .cfi_adjust_cfa_offset -8\n"
-        "  pop %r13\n  .cfi_adjust_cfa_offset -8\n"
-        "  pop %r12\n  .cfi_adjust_cfa_offset -8\n"
-        "  pop %rbp\n  .cfi_adjust_cfa_offset -8\n"
-        "  pop %rbx\n  .cfi_adjust_cfa_offset -8\n"
+        "  cwi_restore_callee_saved\n"
         "  ret\n"
         "  .cfi_endproc\n"
         ".size cwi_safe_call, .-cwi_safe_call\n"
@@ -195,17 +212,79 @@ __asm__(".text\n"
         "  mov $1, %eax\n"
         "  jmp .Lcwi_safe_out\n"
         ".size cwi_safe_landing, .-cwi_safe_landing\n");
+
+/* size_t cwi_safe_fast(dst, src, n, flags): all of cw_copy_safe's common
+ * case (flags 0 or CW_ZERO_TAIL, below the streaming threshold) in one
+ * frame, since every store counts when a 4 KiB copy is bound by store
+ * throughput: the frame lives at this function's own stack pointer
+ * (frame->rsp == frame tells the handler), the active implementation's
+ * temporal copy runs armed, and after a fault cwi_safe_fast_landing hands
+ * the frame to cwi_safe_recover and returns its result. */
+CWI_HIDDEN size_t cwi_safe_fast(void *dst, const void *src, size_t n, unsigned flags);
+CWI_HIDDEN void cwi_safe_fast_landing(void);
+__asm__(".text\n"
+        ".p2align 4\n"
+        ".globl cwi_safe_fast\n"
+        ".hidden cwi_safe_fast\n"
+        ".type cwi_safe_fast, @function\n"
+        "cwi_safe_fast:\n"
+        "  .cfi_startproc\n"
+        "  cwi_save_callee_saved\n"
+        "  sub $56, %rsp\n  .cfi_adjust_cfa_offset 56\n"
+        "  mov %rsp, (%rsp)\n"
+        "  mov cwi_safe_tls@gottpoff(%rip), %r14\n"
+        "  mov %fs:(%r14), %rax\n"
+        "  mov %rax, 8(%rsp)\n"
+        "  mov %rdi, 16(%rsp)\n"
+        "  mov %rsi, 24(%rsp)\n"
+        "  mov %rdx, 32(%rsp)\n"
+        "  mov %ecx, 40(%rsp)\n"
+        "  mov %rsp, %fs:(%r14)\n"     /* armed */
+        "  mov %rdi, %rbx\n"
+        "  mov %rsi, %r12\n"
+        "  mov %rdx, %r13\n"
+        "  call cwi_active\n"
+        "  mov %rbx, %rdi\n"
+        "  mov %r12, %rsi\n"
+        "  mov %r13, %rdx\n"
+        "  call *16(%rax)\n"           /* ->copy */
+        "  mov 8(%rsp), %rax\n"
+        "  mov %rax, %fs:(%r14)\n"     /* disarmed */
+        "  xor %eax, %eax\n"
+        ".Lcwi_safe_fast_out:\n"
+        "  add $56, %rsp\n  .cfi_adjust_cfa_offset -56\n"
+        "  cwi_restore_callee_saved\n"
+        "  ret\n"
+        "  .cfi_endproc\n"
+        ".size cwi_safe_fast, .-cwi_safe_fast\n"
+        ".p2align 4\n"
+        ".globl cwi_safe_fast_landing\n"
+        ".hidden cwi_safe_fast_landing\n"
+        ".type cwi_safe_fast_landing, @function\n"
+        "cwi_safe_fast_landing:\n"
+        "  mov %rsp, %rdi\n"
+        "  call cwi_safe_recover\n"
+        "  jmp .Lcwi_safe_fast_out\n"
+        ".size cwi_safe_fast_landing, .-cwi_safe_fast_landing\n");
+
+/* Where the handler resumes a claimed fault: the fast path's frame sits at
+ * its own stack pointer. */
+static uintptr_t landing_for(const struct safe_frame *f)
+{
+    return f->rsp == (uintptr_t)f ? (uintptr_t)cwi_safe_fast_landing
+                                  : (uintptr_t)cwi_safe_landing;
+}
 #endif
 
 /* Claims the fault for the copy armed on this thread: records it and
  * disarms (anything faulting from here on is not this copy's). */
 static struct safe_frame *claim(int sig, const siginfo_t *si)
 {
-    struct safe_frame *f = tls_frame;
+    struct safe_frame *f = cwi_safe_tls;
     if (f == NULL || si == NULL || (sig != SIGSEGV && sig != SIGBUS) || !fault_is_ours(f, si))
         return NULL;
     f->fault_addr = (uintptr_t)si->si_addr;
-    tls_frame = f->prev;
+    cwi_safe_tls = f->prev;
     return f;
 }
 
@@ -220,9 +299,9 @@ int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext)
     errno = saved_errno;
 #if SAFE_TRAMPOLINE
     __asm__ volatile("mov %0, %%rsp\n\t"
-                     "jmp cwi_safe_landing"
+                     "jmp *%1"
                      :
-                     : "r"(f->rsp)
+                     : "r"(f->rsp), "r"(landing_for(f))
                      : "memory");
     __builtin_unreachable();
 #else
@@ -279,7 +358,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
          * the FPU state */
         ucontext_t *u = uc;
         u->uc_mcontext.gregs[REG_RSP] = (greg_t)f->rsp;
-        u->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)cwi_safe_landing;
+        u->uc_mcontext.gregs[REG_RIP] = (greg_t)landing_for(f);
         errno = saved_errno;
         return;
     }
@@ -352,28 +431,36 @@ static void zero_op(void *restrict dst, const void *restrict src, size_t len, un
         *d++ = 0;
 }
 
-/* op(d, s, len, hints) with f armed: 0, or -1 after a fault (f->fault_addr
- * says where). */
+/* op(f->dst, f->src, f->n, hints) with f armed (op NULL: the temporal
+ * copy, for calls below the streaming threshold): 0, or -1 after a fault
+ * (f->fault_addr says where). */
 #if SAFE_TRAMPOLINE
-static inline int armed(struct safe_frame *f, safe_op op, void *d, const void *s, size_t len,
-                        unsigned hints)
+static inline int armed(struct safe_frame *f, safe_op op, unsigned hints)
 {
-    f->op = op;
-    return -cwi_safe_call(f, d, s, len, hints, &tls_frame);
+    return -cwi_safe_call(f, op, hints);
 }
 #else
 /* Not inlined, so that no local of the caller lives across sigsetjmp. */
-__attribute__((noinline)) static int armed(struct safe_frame *f, safe_op op, void *d,
-                                           const void *s, size_t len, unsigned hints)
+__attribute__((noinline)) static int armed(struct safe_frame *f, safe_op op, unsigned hints)
 {
     if (sigsetjmp(f->env, 0) != 0)
         return -1;
-    tls_frame = f;
-    op(d, s, len, hints);
-    tls_frame = f->prev;
+    cwi_safe_tls = f;
+    (op != NULL ? op : cwi_copy_hinted)((void *)f->dst, (const void *)f->src, f->n, hints);
+    cwi_safe_tls = f->prev;
     return 0;
 }
 #endif
+
+/* Arm f for one operation on part of the copy. */
+static int armed_op(struct safe_frame *f, safe_op op, void *d, const void *s, size_t n,
+                    unsigned hints)
+{
+    f->dst = (uintptr_t)d;
+    f->src = (uintptr_t)s;
+    f->n = n;
+    return armed(f, op, hints);
+}
 
 /* ---- slow path ----------------------------------------------------------- */
 
@@ -388,23 +475,24 @@ static size_t to_page_end(uintptr_t a)
     return (size_t)(g_page - (a & (g_page - 1)));
 }
 
-/* Offset, within the first `lim` bytes, of the start of the page holding
- * fault address a (0 when a is elsewhere or unknown). */
-static size_t page_start_offset(const struct safe_frame *f, uintptr_t a, size_t lim)
+/* Offset, within the first `lim` bytes of d or s, of the start of the page
+ * holding fault address a (0 when a is elsewhere or unknown). */
+static size_t page_start_offset(uintptr_t d, uintptr_t s, uintptr_t a, size_t lim)
 {
     uintptr_t base;
-    if (a - f->src < lim)
-        base = f->src;
-    else if (a - f->dst < lim)
-        base = f->dst;
+    if (a - s < lim)
+        base = s;
+    else if (a - d < lim)
+        base = d;
     else
         return 0;
     uintptr_t page = a & ~(g_page - 1);
     return page > base ? (size_t)(page - base) : 0;
 }
 
-/* After a fault: find the first byte k of the source or destination that
- * cannot be accessed and leave [0, k) copied.
+/* After a fault of the whole copy described by f: find the first byte k of
+ * the source or destination that cannot be accessed and leave [0, k)
+ * copied.
  *
  * 1. Copy everything below the page that faulted in one armed call; if that
  *    faults too, retry below the new fault (strictly lower each time).
@@ -414,9 +502,12 @@ static size_t page_start_offset(const struct safe_frame *f, uintptr_t a, size_t 
  *    whole, so when a chunk faults the inaccessible page is one that starts
  *    at the chunk's first byte: k is that offset, exact to the byte even
  *    though faults are only page-granular. */
-static size_t recover(struct safe_frame *f, unsigned char *d, const unsigned char *s, size_t n,
-                      unsigned flags)
+__attribute__((noinline, cold)) size_t cwi_safe_recover(struct safe_frame *f)
 {
+    unsigned char *d = (unsigned char *)f->dst;
+    const unsigned char *s = (const unsigned char *)f->src;
+    size_t n = f->n;
+    unsigned flags = f->flags;
     unsigned hints = flags & ~CW_ZERO_TAIL;
     /* chunks are small: keep the whole copy's cache policy, not the chunk's */
     if (!(hints & (CW_DST_NOREUSE | CW_DST_REUSE | CW_PERSIST)) && n >= cwi_info.nt_threshold)
@@ -424,10 +515,10 @@ static size_t recover(struct safe_frame *f, unsigned char *d, const unsigned cha
 
     size_t off = 0, lim = n;
     for (;;) {
-        size_t p = page_start_offset(f, f->fault_addr, lim);
+        size_t p = page_start_offset((uintptr_t)d, (uintptr_t)s, f->fault_addr, lim);
         if (p == 0)
             break;
-        if (armed(f, cwi_copy_hinted, d, s, p, hints) == 0) {
+        if (armed_op(f, cwi_copy_hinted, d, s, p, hints) == 0) {
             off = p;
             break;
         }
@@ -436,20 +527,20 @@ static size_t recover(struct safe_frame *f, unsigned char *d, const unsigned cha
     while (off < n) {
         size_t len = min3(n - off, to_page_end((uintptr_t)(s + off)),
                           to_page_end((uintptr_t)(d + off)));
-        if (armed(f, cwi_copy_hinted, d + off, s + off, len, hints) != 0)
+        if (armed_op(f, cwi_copy_hinted, d + off, s + off, len, hints) != 0)
             break;
         off += len;
     }
 
     /* Zero only after a source fault; an unknown address (general-protection
      * fault) is tried too: if it was the destination, the first store faults
-     * and nothing is written. */
-    if ((flags & CW_ZERO_TAIL) && off < n && f->fault_addr - f->dst >= n) {
+     * and nothing is written. f still describes the chunk that faulted. */
+    if ((flags & CW_ZERO_TAIL) && off < n && f->fault_addr - f->dst >= f->n) {
         size_t z = off;
         while (z < n) {
-            size_t len = n - z < to_page_end((uintptr_t)(d + z)) ? n - z
-                                                                 : to_page_end((uintptr_t)(d + z));
-            if (armed(f, zero_op, d + z, NULL, len, 0) != 0)
+            size_t page = to_page_end((uintptr_t)(d + z));
+            size_t len = n - z < page ? n - z : page;
+            if (armed_op(f, zero_op, d + z, d + z, len, 0) != 0)
                 break;
             z += len;
         }
@@ -464,10 +555,24 @@ static size_t recover(struct safe_frame *f, unsigned char *d, const unsigned cha
     return n - off;
 }
 
-size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
+static void frame_init(struct safe_frame *f, void *dst, const void *src, size_t n,
+                       unsigned flags)
 {
-    /* the common flags skip the full check (a call) */
-    if ((flags & ~(CW_ZERO_TAIL | CW_SRC_NOREUSE)) != 0 && !cwi_hints_valid(flags & ~CW_ZERO_TAIL)) {
+    f->prev = cwi_safe_tls;
+    f->dst = (uintptr_t)dst;
+    f->src = (uintptr_t)src;
+    f->n = n;
+    f->flags = flags;
+#if !SAFE_TRAMPOLINE
+    f->caller_errno = errno;
+#endif
+}
+
+/* Any flags, any size: the hinted copy engine. */
+__attribute__((noinline)) static size_t copy_safe_hinted(void *dst, const void *src, size_t n,
+                                                         unsigned flags)
+{
+    if (!cwi_hints_valid(flags & ~CW_ZERO_TAIL)) {
         errno = EINVAL;
         return n;
     }
@@ -476,20 +581,35 @@ size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
     if (dst == NULL || src == NULL)
         return n;
     /* without the handlers a fault would kill the process: copy nothing */
-    if (__builtin_expect(!atomic_load_explicit(&g_ready, memory_order_acquire), 0) &&
-        cw_safe_init() != 0)
+    if (cw_safe_init() != 0)
         return n;
 
     struct safe_frame f;
-    f.prev = tls_frame;
-    f.dst = (uintptr_t)dst;
-    f.src = (uintptr_t)src;
-    f.n = n;
-    f.fault_addr = 0;
-#if !SAFE_TRAMPOLINE
-    f.caller_errno = errno;
-#endif
-    if (__builtin_expect(armed(&f, cwi_copy_hinted, dst, src, n, flags & ~CW_ZERO_TAIL) == 0, 1))
+    frame_init(&f, dst, src, n, flags);
+    if (armed(&f, cwi_copy_hinted, flags & ~CW_ZERO_TAIL) == 0)
         return 0;
-    return recover(&f, dst, src, n, flags);
+    return cwi_safe_recover(&f);
+}
+
+size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
+{
+    /* The common call (no hints, below the streaming threshold) goes
+     * straight to the temporal kernel, as cw_memcpy does: the budget is a
+     * few nanoseconds per call. Before initialisation the threshold reads
+     * 0, and the general path initialises. */
+    if (__builtin_expect((flags & ~CW_ZERO_TAIL) == 0 && n != 0 && n < cwi_info.nt_threshold &&
+                             dst != NULL && src != NULL &&
+                             atomic_load_explicit(&g_ready, memory_order_acquire),
+                         1)) {
+#if SAFE_TRAMPOLINE
+        return cwi_safe_fast(dst, src, n, flags);
+#else
+        struct safe_frame f;
+        frame_init(&f, dst, src, n, flags);
+        if (__builtin_expect(armed(&f, NULL, 0) == 0, 1))
+            return 0;
+        return cwi_safe_recover(&f);
+#endif
+    }
+    return copy_safe_hinted(dst, src, n, flags);
 }

@@ -23,6 +23,7 @@
 #ifndef CW_COPY_LADDER_H
 #define CW_COPY_LADDER_H
 
+#include <cpuid.h>
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -40,6 +41,12 @@
 /* How far ahead of the loads the source is prefetched. Far enough to cover
  * DRAM latency at full streaming bandwidth (~100 ns x ~25 GB/s). */
 #define CWL_PF_DIST 2048
+/* CW_SRC_NOREUSE: source lines are flushed this far behind the loads.
+ * prefetchnta alone does not keep the source out of the L2 on Zen 3: a
+ * 1 MiB copy still pushed a 128 KiB victim entirely out of the L2, with
+ * clflushopt behind the copy none of it left (docs/RESULTS.md, pollution).
+ * Close behind: 4 KiB behind cost half the throughput, 256..1024 B little. */
+#define CWL_FLUSH_BACK 512
 /* Below this, streaming buys nothing: the copy is a few lines at most and
  * the temporal ladder is faster. */
 #define CWL_NT_MIN 256
@@ -49,6 +56,37 @@ typedef uint64_t cwl_u64 __attribute__((may_alias, aligned(1)));
 typedef uint32_t cwl_u32 __attribute__((may_alias, aligned(1)));
 
 enum { CWL_PF_NONE, CWL_PF_T0, CWL_PF_NTA };
+
+/* clflushopt is not part of any row's required features: looked up once
+ * (CPUID.7.0:EBX bit 23). Without it the source is only prefetched NTA:
+ * clflush is ordered against every store and would cost far more. */
+static int cwl_clflushopt_state = -1;
+
+CWL_INLINE int cwl_have_clflushopt(void)
+{
+    int v = __atomic_load_n(&cwl_clflushopt_state, __ATOMIC_RELAXED);
+    if (v < 0) {
+        unsigned a, b, c, d;
+        v = __get_cpuid_count(7, 0, &a, &b, &c, &d) && ((b >> 23) & 1);
+        __atomic_store_n(&cwl_clflushopt_state, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+
+/* Evicts a source line already read (so its page is mapped: no new fault
+ * for cw_copy_safe). A clean line is just dropped, a dirty one written back. */
+CWL_INLINE void cwl_drop_line(const cwl_u8 *p)
+{
+    __asm__ volatile("clflushopt %0" : : "m"(*(const volatile char *)p));
+}
+
+/* Drops the source lines lying wholly in [from, to). */
+CWL_INLINE void cwl_drop_range(const cwl_u8 *from, const cwl_u8 *to)
+{
+    const cwl_u8 *p = (const cwl_u8 *)(((uintptr_t)from + CWL_LINE - 1) & ~(uintptr_t)(CWL_LINE - 1));
+    for (; p + CWL_LINE <= to; p += CWL_LINE)
+        cwl_drop_line(p);
+}
 
 CWL_INLINE void cwl_prefetch(const cwl_u8 *p, int kind)
 {
@@ -194,7 +232,14 @@ CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf)
     size_t skip = CWL_W - ((uintptr_t)d & (CWL_W - 1));
     cwl_u8 *dp = d + skip, *dlast = d + n - 4 * CWL_W;
     const cwl_u8 *sp = s + skip, *send = s + n;
+    int drop = pf == CWL_PF_NTA && cwl_have_clflushopt();
+    const cwl_u8 *dropped = (const cwl_u8 *)(((uintptr_t)s + CWL_LINE - 1) & ~(uintptr_t)(CWL_LINE - 1));
     for (; dp < dlast; dp += 4 * CWL_W, sp += 4 * CWL_W) {
+        /* the lines wholly below sp - CWL_FLUSH_BACK were read already */
+        while (drop && dropped + CWL_LINE + CWL_FLUSH_BACK <= sp) {
+            cwl_drop_line(dropped);
+            dropped += CWL_LINE;
+        }
         /* prefetch only inside the source: nothing outside it is touched */
         if (pf != CWL_PF_NONE && (size_t)(send - sp) >= CWL_PF_DIST + 4 * CWL_W) {
             for (int i = 0; i < 4 * CWL_W; i += CWL_LINE)
@@ -212,6 +257,8 @@ CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf)
     CWL_STOREU(dlast + 2 * CWL_W, t2);
     CWL_STOREU(dlast + 3 * CWL_W, t3);
     CWL_STOREU(d, head);
+    if (drop)
+        cwl_drop_range(dropped, send);
 }
 
 /* Backward, the mirror image; safe for memmove when dst is above src. */
@@ -288,7 +335,14 @@ CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf, int flu
     }
     cwl_u8 *end = d + (n & ~(size_t)(CWL_LINE - 1));
     const cwl_u8 *send = s + n;
+    int drop = pf == CWL_PF_NTA && cwl_have_clflushopt();
+    const cwl_u8 *dropped = (const cwl_u8 *)(((uintptr_t)s + CWL_LINE - 1) & ~(uintptr_t)(CWL_LINE - 1));
     for (; (size_t)(end - d) >= CWL_SUNIT; d += CWL_SUNIT, s += CWL_SUNIT) {
+        /* the lines wholly below s - CWL_FLUSH_BACK were read already */
+        while (drop && dropped + CWL_LINE + CWL_FLUSH_BACK <= s) {
+            cwl_drop_line(dropped);
+            dropped += CWL_LINE;
+        }
         if (pf != CWL_PF_NONE && (size_t)(send - s) >= CWL_PF_DIST + CWL_SUNIT) {
             for (int i = 0; i < CWL_SUNIT; i += CWL_LINE)
                 cwl_prefetch(s + CWL_PF_DIST + i, pf);
@@ -303,6 +357,8 @@ CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf, int flu
     size_t tail = n & (CWL_LINE - 1);
     if (tail != 0)
         cwl_part_line(d, s, tail, flush);
+    if (drop)
+        cwl_drop_range(dropped, send);
 }
 
 /* ---- the kernels (each returns dst: see cwi_copy_fn) ---- */

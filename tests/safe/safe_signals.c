@@ -91,6 +91,52 @@ static void check_fp_modes(const char *when)
     fesetround(FE_TONEAREST);
 }
 
+#if defined(__x86_64__) && !defined(SAFE_ASAN) && !defined(SAFE_TSAN)
+#define CHECK_REGISTERS 1
+/* cw_copy_safe with magic values in every callee-saved register; stores
+ * what the registers hold afterwards in out[0..5] and returns the result.
+ * A fault recovery must give the caller its registers back like a return. */
+size_t regs_call(void *dst, const void *src, size_t n, uint64_t *out, unsigned flags);
+__asm__(".text\n"
+        ".globl regs_call\n"
+        "regs_call:\n"
+        "  push %rbx\n  push %rbp\n  push %r12\n  push %r13\n  push %r14\n  push %r15\n"
+        "  push %rcx\n"
+        "  mov %r8d, %ecx\n"
+        "  movabs $0x1111111111111111, %rbx\n"
+        "  movabs $0x2222222222222222, %rbp\n"
+        "  movabs $0x3333333333333333, %r12\n"
+        "  movabs $0x4444444444444444, %r13\n"
+        "  movabs $0x5555555555555555, %r14\n"
+        "  movabs $0x6666666666666666, %r15\n"
+        "  call cw_copy_safe\n"
+        "  pop %rcx\n"
+        "  mov %rbx, (%rcx)\n  mov %rbp, 8(%rcx)\n  mov %r12, 16(%rcx)\n"
+        "  mov %r13, 24(%rcx)\n  mov %r14, 32(%rcx)\n  mov %r15, 40(%rcx)\n"
+        "  pop %r15\n  pop %r14\n  pop %r13\n  pop %r12\n  pop %rbp\n  pop %rbx\n"
+        "  ret\n");
+
+static void check_registers(const char *when)
+{
+    const unsigned flags[] = {0, CW_ZERO_TAIL, CW_DST_NOREUSE, CW_PERSIST | CW_ZERO_TAIL};
+    unsigned char dst[300];
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        uint64_t out[6];
+        size_t r = regs_call(dst, g_bad + P - 100, 300, out, flags[i]);
+        CHECK(r == 200, "%s: flags %#x returned %zu", when, flags[i], r);
+        for (int k = 0; k < 6; k++)
+            CHECK(out[k] == 0x1111111111111111ull * (uint64_t)(k + 1),
+                  "%s: flags %#x: callee-saved register %d is %#llx after the recovery", when,
+                  flags[i], k, (unsigned long long)out[k]);
+    }
+}
+#else
+static void check_registers(const char *when)
+{
+    (void)when;
+}
+#endif
+
 static void wild_write(void)
 {
     *(volatile unsigned char *)g_wild = 1;
@@ -145,6 +191,7 @@ static int mode_before(void)
 
     check_faulting_copies("before, first");
     check_fp_modes("before");
+    check_registers("before");
     CHECK(g_segv_seen == 0 && g_bus_seen == 0, "program handler saw a cachewise fault");
 
     wild_write();
@@ -202,6 +249,7 @@ static int mode_after(void)
         check_faulting_copies("after");
 
     check_fp_modes("after");
+    check_registers("after");
 
     wild_write();
     CHECK(g_segv_seen == 1, "program handler did not get the wild fault");
@@ -308,6 +356,19 @@ static void c_same_page_after(void)
     /* the page the last copy survived is no longer protected afterwards */
     (void)*(volatile unsigned char *)(g_trunc + P);
 }
+static void c_finished_copy_buffer(void)
+{
+    /* the program's handler must get it (exit 42), not a stale recovery */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = prog_overflow;
+    sigaction(SIGSEGV, &sa, NULL);
+    unsigned char *page = map_pages(1);
+    unsigned char src[64] = {1};
+    cw_copy_safe(page, src, sizeof src, 0); /* no fault */
+    mprotect(page, P, PROT_READ);
+    page[10] = 1; /* a fault in the finished copy's destination is not its */
+}
 static volatile uintptr_t g_near_null = 8;
 static void c_null(void)
 {
@@ -356,6 +417,7 @@ static int mode_crash(void)
         {"SIG_IGN then raise", c_ignored_raise, 0, 0},
         {"wild write after recoveries", c_after_recovery, SIGSEGV, 0},
         {"same bad page after the copy", c_same_page_after, SIGBUS, 0},
+        {"finished copy's buffer", c_finished_copy_buffer, 0, 42},
         {"near-NULL write", c_null, SIGSEGV, 0},
         {"stack overflow", c_overflow, SIGSEGV, 0},
         {"stack overflow, program handler", c_overflow_caught, 0, 42},
