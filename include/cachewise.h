@@ -66,9 +66,11 @@ CW_API void *cw_memcpy(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_
 CW_API void *cw_memmove(void *dst, const void *src, size_t n);
 
 /** Copy writing the destination with non-temporal (streaming) stores wherever
- *  possible; the unaligned head/tail that cannot be streamed whole uses
- *  ordinary stores. Ends with a store fence, so it can replace memcpy
- *  anywhere (the copy is globally visible in order on return).
+ *  possible: every whole, aligned 64-byte line of the destination is
+ *  streamed; the partial first and last lines use ordinary stores, and so do
+ *  copies shorter than 256 bytes (a few lines: streaming them costs more than
+ *  the cache space it saves). Ends with a store fence, so it can replace
+ *  memcpy anywhere (the copy is globally visible in order on return).
  *  Returns dst. */
 CW_API void *cw_memcpy_nt(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_t n);
 

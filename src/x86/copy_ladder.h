@@ -38,8 +38,11 @@
 #define CWL_LINE 64
 /* Streaming loop unit: 4 cache lines per iteration whatever the width. */
 #define CWL_SUNIT 256
-/* How far ahead of the loads the source is prefetched. Far enough to cover
- * DRAM latency at full streaming bandwidth (~100 ns x ~25 GB/s). */
+/* How far ahead of the loads the source is prefetched (prefetchnta, for
+ * CW_SRC_NOREUSE only). Far enough to cover DRAM latency at full streaming
+ * bandwidth (~100 ns x ~25 GB/s). The plain streaming and flushcache loops
+ * do not prefetch: a prefetcht0 there cost 6-20% at DRAM sizes against the
+ * hardware prefetchers alone (docs/RESULTS.md). */
 #define CWL_PF_DIST 2048
 /* CW_SRC_NOREUSE: source lines are flushed this far behind the loads.
  * prefetchnta alone does not keep the source out of the L2 on Zen 3: a
@@ -315,7 +318,7 @@ CWL_INLINE void cwl_part_line(cwl_u8 *d, const cwl_u8 *s, size_t n, int flush)
             _mm_stream_si32((int *)(void *)(d + i), (int)*(const cwl_u32 *)(s + i));
     } else {
         cwl_ladder(d, s, n);
-        cwi_flush_line(d);
+        cwi_flush_line_inline(d);
     }
 }
 
@@ -391,7 +394,7 @@ static void *cwl_k_copy_nt(void *restrict dst, const void *restrict src, size_t 
 {
     if (n < CWL_NT_MIN)
         return cwl_k_copy(dst, src, n);
-    cwl_stream(dst, src, n, CWL_PF_T0, 0);
+    cwl_stream(dst, src, n, CWL_PF_NONE, 0);
     return dst;
 }
 
@@ -409,14 +412,16 @@ static void *cwl_k_flushcache(void *restrict dst, const void *restrict src, size
     const cwl_u8 *s = src;
     size_t head = (size_t)(-(uintptr_t)d & (CWL_LINE - 1));
     if (n >= head + CWL_LINE) {
-        cwl_stream(d, s, n, CWL_PF_T0, 1);
+        cwl_stream(d, s, n, CWL_PF_NONE, 1);
     } else if (head == 0 || n <= head) {
         if (n != 0) /* inside one line */
             cwl_part_line(d, s, n, 1);
     } else {
-        /* no whole line: the rest of the first line, then part of the next */
-        cwl_part_line(d, s, head, 1);
-        cwl_part_line(d + head, s + head, n - head, 1);
+        /* no whole line but two partial ones: one ladder copy, then both
+         * lines written back (two movnti runs cost more than this) */
+        cwl_ladder(d, s, n);
+        cwi_flush_line_inline(d);
+        cwi_flush_line_inline(d + n - 1);
     }
     return dst;
 }

@@ -3,44 +3,29 @@
  * needs no target flags (the assembler knows them all). */
 #include "internal.h"
 
-enum flush_kind { FLUSH_NONE, FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT, FLUSH_CLWB };
-static enum flush_kind g_flush = FLUSH_CLFLUSH; /* every x86-64 CPU has clflush */
+int cwi_flush_kind = CWI_FLUSH_CLFLUSH; /* every x86-64 CPU has clflush */
 
 const char *cwi_flush_select(uint32_t features)
 {
     if (features & CWI_F_CLWB) {
-        g_flush = FLUSH_CLWB;
+        cwi_flush_kind = CWI_FLUSH_CLWB;
         return "clwb";
     }
     if (features & CWI_F_CLFLUSHOPT) {
-        g_flush = FLUSH_CLFLUSHOPT;
+        cwi_flush_kind = CWI_FLUSH_CLFLUSHOPT;
         return "clflushopt";
     }
     if (features & CWI_F_CLFLUSH) {
-        g_flush = FLUSH_CLFLUSH;
+        cwi_flush_kind = CWI_FLUSH_CLFLUSH;
         return "clflush";
     }
-    g_flush = FLUSH_NONE;
+    cwi_flush_kind = CWI_FLUSH_NONE;
     return "none";
 }
 
 void cwi_flush_line(const void *p)
 {
-    switch (g_flush) {
-    case FLUSH_CLWB:
-        __asm__ volatile("clwb %0" : "+m"(*(volatile char *)p));
-        break;
-    case FLUSH_CLFLUSHOPT:
-        __asm__ volatile("clflushopt %0" : "+m"(*(volatile char *)p));
-        break;
-    case FLUSH_CLFLUSH:
-        /* clflush is ordered with respect to stores on its own, so a later
-         * sfence (cw_drain) completes it as well */
-        __asm__ volatile("clflush %0" : "+m"(*(volatile char *)p));
-        break;
-    case FLUSH_NONE:
-        break;
-    }
+    cwi_flush_line_inline(p);
 }
 
 void cwi_flush_range(const void *p, size_t n)
