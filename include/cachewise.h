@@ -117,13 +117,18 @@ CW_API void *cw_copy(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_t 
  *  flags: the cw_copy() hints plus CW_ZERO_TAIL (after a source fault, zero
  *  [dst + n - ret, dst + n) as far as the destination is writable). NULL src
  *  or dst with n > 0 returns n. Unknown or contradictory flags: returns n
- *  with errno = EINVAL. Overlapping buffers are not allowed.
- *  Thread-safe; installs SIGSEGV/SIGBUS handlers once (on first call, or
- *  by cw_safe_init()), chained to the handlers installed before: a fault
- *  outside cw_copy_safe goes to the previous handler or the default action.
- *  A program that installs its own SIGSEGV/SIGBUS handler AFTER cachewise
- *  must call cw_safe_handle_fault() first thing in that handler (see below).
- */
+ *  with errno = EINVAL; otherwise errno is left unchanged. Overlapping
+ *  buffers are not allowed. Without CW_ZERO_TAIL the bytes
+ *  [dst + n - ret, dst + n) are unspecified (partly written or untouched).
+ *  Thread-safe; async-signal-safe once cw_safe_init() has run. Installs
+ *  SIGSEGV/SIGBUS handlers once (on first call, or by cw_safe_init()),
+ *  chained to the handlers installed before: a fault outside cw_copy_safe
+ *  goes to the previous handler or the default action (so a real crash is
+ *  still a crash, by the right signal). A program that installs its own
+ *  SIGSEGV/SIGBUS handler AFTER cachewise must call cw_safe_handle_fault()
+ *  first thing in that handler (see below); one that cannot should install
+ *  its handlers before its first cw_copy_safe()/cw_safe_init(). The full
+ *  contract is in docs/SAFE.md. */
 CW_API size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags);
 
 /** Install cachewise's SIGSEGV/SIGBUS handlers now (idempotent). Returns 0,

@@ -66,17 +66,19 @@ struct safe_frame {
 };
 _Static_assert(offsetof(struct safe_frame, rsp) == 0 && offsetof(struct safe_frame, prev) == 8 &&
                    offsetof(struct safe_frame, dst) == 16 &&
-                   offsetof(struct safe_frame, src) == 24 && offsetof(struct safe_frame, n) == 32,
-               "the trampoline's frame offsets");
+                   offsetof(struct safe_frame, src) == 24 && offsetof(struct safe_frame, n) == 32 &&
+                   offsetof(struct safe_frame, flags) == 40 &&
+                   (!SAFE_TRAMPOLINE || sizeof(struct safe_frame) <= 56),
+               "the trampolines' frame layout");
 _Static_assert(offsetof(struct cwi_impl, copy) == 16, "the trampoline's cwi_impl offset");
 
 /* The slow path after a fault (below); not static: the trampoline calls it. */
 CWI_HIDDEN size_t cwi_safe_recover(struct safe_frame *f);
 
-/* initial-exec: reading it in the handler is one %fs-relative load, never a
- * __tls_get_addr call (which may allocate: not async-signal-safe). One
- * pointer only, so dlopen's small static-TLS reserve is enough. */
-/* Not static: the trampoline refers to it by name. */
+/* The copy armed on this thread. initial-exec: reading it in the handler is
+ * one %fs-relative load, never a __tls_get_addr call (which may allocate:
+ * not async-signal-safe). One pointer only, so dlopen's small static-TLS
+ * reserve is enough. Not static: the trampolines refer to it by name. */
 CWI_HIDDEN __thread struct safe_frame *volatile cwi_safe_tls
     __attribute__((tls_model("initial-exec")));
 
@@ -383,10 +385,11 @@ static void install_once(void)
     }
     struct sigaction sa;
     sigemptyset(&sa.sa_mask);
-    /* NODEFER: two faults in a row on one thread (the slow path's, after the
-     * fast path's) must both be delivered, and we jump out of the handler
-     * without sigreturn. ONSTACK: a program that sets up sigaltstack does so
-     * to survive stack overflows, keep that working. */
+    /* NODEFER and an empty mask: the handler runs with the interrupted
+     * code's mask, which chain() builds the old handler's mask on and which
+     * stays right when the sigsetjmp path jumps out without sigreturn.
+     * ONSTACK: a program that sets up sigaltstack does so to survive stack
+     * overflows; keep that working. */
     sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
     sa.sa_sigaction = on_fault;
     if (sigaction(SIGSEGV, &sa, &g_old_segv) != 0) {

@@ -1,13 +1,14 @@
 # cw_copy_safe tests (issue 5). Faults are provoked on purpose, so under
 # sanitizers the tools must leave SIGSEGV/SIGBUS to cachewise (docs/SAFE.md).
 find_package(Threads REQUIRED)
-set(CW_SAFE_ENV "")
+# Appended to whatever options the sanitizer stage already sets.
+set(CW_SAFE_ENV_MOD "")
 if(CW_SANITIZE MATCHES "address")
-  list(APPEND CW_SAFE_ENV
-    "ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1")
+  list(APPEND CW_SAFE_ENV_MOD
+    "ASAN_OPTIONS=string_append::handle_segv=0:handle_sigbus=0:allow_user_segv_handler=1")
 endif()
 if(CW_SANITIZE MATCHES "thread")
-  list(APPEND CW_SAFE_ENV "TSAN_OPTIONS=handle_segv=0:handle_sigbus=0")
+  list(APPEND CW_SAFE_ENV_MOD "TSAN_OPTIONS=string_append::handle_segv=0:handle_sigbus=0")
 endif()
 
 foreach(t safe_faults safe_threads safe_signals)
@@ -24,20 +25,22 @@ foreach(impl generic sse2 avx2 avx512)
   add_test(NAME safe_faults_${impl} COMMAND safe_faults ${impl})
   add_test(NAME safe_faults_nt64k_${impl} COMMAND safe_faults ${impl})
   set_tests_properties(safe_faults_${impl} PROPERTIES
-    ENVIRONMENT "CACHEWISE_IMPL=${impl};${CW_SAFE_ENV}"
+    ENVIRONMENT "CACHEWISE_IMPL=${impl}" ENVIRONMENT_MODIFICATION "${CW_SAFE_ENV_MOD}"
     SKIP_RETURN_CODE 77 LABELS "safe" TIMEOUT 300)
   set_tests_properties(safe_faults_nt64k_${impl} PROPERTIES
-    ENVIRONMENT "CACHEWISE_IMPL=${impl};CACHEWISE_NT_THRESHOLD=64K;${CW_SAFE_ENV}"
+    ENVIRONMENT "CACHEWISE_IMPL=${impl};CACHEWISE_NT_THRESHOLD=64K"
+    ENVIRONMENT_MODIFICATION "${CW_SAFE_ENV_MOD}"
     SKIP_RETURN_CODE 77 LABELS "safe" TIMEOUT 300)
 endforeach()
 
 add_test(NAME safe_threads COMMAND safe_threads)
-set_tests_properties(safe_threads PROPERTIES ENVIRONMENT "${CW_SAFE_ENV}"
+set_tests_properties(safe_threads PROPERTIES ENVIRONMENT_MODIFICATION "${CW_SAFE_ENV_MOD}"
   LABELS "safe;tsan" TIMEOUT 300)
 
 foreach(mode before after crash nested altstack)
   add_test(NAME safe_signals_${mode} COMMAND safe_signals ${mode})
-  set_tests_properties(safe_signals_${mode} PROPERTIES ENVIRONMENT "${CW_SAFE_ENV}"
+  set_tests_properties(safe_signals_${mode} PROPERTIES
+    ENVIRONMENT_MODIFICATION "${CW_SAFE_ENV_MOD}"
     SKIP_RETURN_CODE 77 LABELS "safe" TIMEOUT 120)
 endforeach()
 set_tests_properties(safe_signals_nested PROPERTIES LABELS "safe;tsan")
