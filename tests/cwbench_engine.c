@@ -1,6 +1,7 @@
 /* cwbench measurement engine: a broken routine must be caught (wrong byte,
  * write before or after dst, nothing copied, NULL), a correct one measured
- * in every cache state; the registry's routines copy right; size parsing. */
+ * in every cache state, also with a cell per routine (cwb_measure_each);
+ * the registry's routines copy right; size and offset-list parsing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,37 @@ static void engine_tests(void)
     struct cwb_run run;
     CHECK(cwb_measure(&e, &big, one, 1, &run) == -1 && run.failed, "oversized cell accepted");
     cwb_run_free(&run);
+    /* One routine at two alignments, interleaved: each side's own cell,
+     * and a broken side is caught without failing the other. */
+    for (size_t si = 0; si < 2; si++) {
+        struct cwb_spec sp2[3];
+        spec_for(states[si], 4096, &sp2[0]);
+        sp2[0].src_off = 0;
+        sp2[0].dst_off = 0;
+        spec_for(states[si], 4096, &sp2[1]);
+        sp2[1].src_off = 0;
+        sp2[1].dst_off = 63;
+        spec_for(states[si], 4096, &sp2[2]);
+        sp2[2].dst_off = 4095;
+        const struct cwb_routine *rt3[3] = {&r_good, &r_good, &r_bad[1]};
+        struct cwb_run runs3[3];
+        int rc = cwb_measure_each(&e, sp2, rt3, 3, runs3);
+        CHECK(rc == -1 && runs3[2].failed && strstr(runs3[2].err, "overrun"),
+              "%s: measure_each missed the overrun (%s)", cwb_state_name(states[si]),
+              runs3[2].err);
+        for (size_t b = 0; b < 2; b++)
+            CHECK(!runs3[b].failed && runs3[b].n == 3 && runs3[b].bytes == 4096.0 * runs3[b].calls,
+                  "%s side %zu: failed=%d n=%zu err=%s", cwb_state_name(states[si]), b,
+                  runs3[b].failed, runs3[b].n, runs3[b].err);
+        for (size_t b = 0; b < 3; b++)
+            cwb_run_free(&runs3[b]);
+    }
+    /* A large offset must not let a hot cell run past the buffers. */
+    struct cwb_spec edge;
+    spec_for(CWB_HOT, e.pool - 8192, &edge);
+    edge.dst_off = 4095;
+    CHECK(cwb_measure(&e, &edge, one, 1, &run) == -1 && run.failed, "offset past the pool accepted");
+    cwb_run_free(&run);
     struct cwb_ceiling c;
     cwb_measure_ceiling(&e, (size_t)1 << 20, &c);
     CHECK(c.read_gbps > 0 && c.write_gbps > 0 && c.ceiling_gbps <= c.read_gbps, "ceiling");
@@ -191,9 +223,44 @@ static void parse_tests(void)
     CHECK(cwb_pick_routines("cw_memcpy,cw_memcpy", NULL, out, &n) == 2, "pick twice");
 }
 
+/* Offset lists (sweep --align/--src-off/--dst-off, --ab --a-off). The
+ * rejected ones print their usage message on stderr, as they should. */
+static void offset_tests(void)
+{
+    static struct cwb_aligns a;
+    CHECK(cwb_parse_aligns("--align", "0:1-63", &a) == 0 && a.n == 63 && a.pair[0][0] == 0 &&
+              a.pair[0][1] == 1 && a.pair[62][1] == 63, "0:1-63 gave %zu pairs", a.n);
+    CHECK(cwb_parse_aligns("--align", "1-2:3-4,0:0", &a) == 0 && a.n == 5 &&
+              a.pair[1][0] == 1 && a.pair[1][1] == 4 && a.pair[2][0] == 2 && a.pair[4][1] == 0,
+          "1-2:3-4,0:0");
+    CHECK(cwb_parse_aligns("--align", "0-63:0-63", &a) == 0 && a.n == 4096, "64x64");
+    CHECK(cwb_parse_aligns("--align", "4095:4095", &a) == 0 && a.n == 1, "4095");
+    static const char *const bad[] = {"", "0", "0:", ":1", "0:1-", "0:5-1", "0:4096", "-1:0",
+                                      "0:0,", ",0:0", "0:0,0:0", "0:1,0:0-3", "0-63:0-64",
+                                      "+1:0", "0:1 ", "0:1:2", "0:0x1", "0:99999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(cwb_parse_aligns("--align", bad[i], &a) == 2, "--align '%s' accepted", bad[i]);
+    int v[CWB_MAX_OFF + 1];
+    size_t n;
+    CHECK(cwb_parse_offlist("--dst-off", "1-63", v, &n) == 0 && n == 63 && v[62] == 63, "1-63");
+    CHECK(cwb_parse_offlist("--dst-off", "0,1,3,7-8", v, &n) == 0 && n == 5 && v[4] == 8, "list");
+    CHECK(cwb_parse_offlist("--dst-off", "1,1", v, &n) == 2, "duplicate offset");
+    CHECK(cwb_parse_offlist("--dst-off", "1:2", v, &n) == 2, "pair in offset list");
+    CHECK(cwb_offsets_to_aligns(NULL, "1-63", &a) == 0 && a.n == 63 && a.pair[5][0] == 0 &&
+              a.pair[5][1] == 6, "--dst-off 1-63");
+    CHECK(cwb_offsets_to_aligns("0,1", "0-2", &a) == 0 && a.n == 6 && a.pair[3][0] == 1 &&
+              a.pair[3][1] == 0, "src x dst");
+    int s, d;
+    CHECK(cwb_parse_pair("--a-off", "3:61", &s, &d) == 0 && s == 3 && d == 61, "pair");
+    CHECK(cwb_parse_pair("--a-off", "0:1-2", &s, &d) == 2, "range as pair");
+    CHECK(cwb_parse_pair("--a-off", "7", &s, &d) == 2, "lone offset as pair");
+    CHECK(cwb_colw("1.0 ±2%", 12) == 13 && cwb_colw("abc", 5) == 5, "cwb_colw");
+}
+
 int main(void)
 {
     parse_tests();
+    offset_tests();
     registry_tests();
     engine_tests();
     if (failures) {

@@ -10,6 +10,7 @@ if(CMAKE_SCRIPT_MODE_FILE AND CWBS_CHECK)
   string(REPLACE "|" ";" want_out "${OUT}")
   string(REPLACE "|" ";" want_err "${ERR}")
   string(REPLACE "|" ";" files "${FILES}")
+  string(REPLACE "|" ";" not_out "${NOOUT}")
   foreach(f IN LISTS NOFILE files)
     file(REMOVE_RECURSE "${f}")
   endforeach()
@@ -22,6 +23,12 @@ if(CMAKE_SCRIPT_MODE_FILE AND CWBS_CHECK)
     string(FIND "${out}" "${w}" pos)
     if(pos EQUAL -1)
       message(FATAL_ERROR "stdout lacks \"${w}\"\nstdout:\n${out}\nstderr:\n${err}")
+    endif()
+  endforeach()
+  foreach(w IN LISTS not_out)
+    string(FIND "${out}" "${w}" pos)
+    if(NOT pos EQUAL -1)
+      message(FATAL_ERROR "stdout has \"${w}\"\nstdout:\n${out}")
     endif()
   endforeach()
   foreach(w IN LISTS want_err)
@@ -68,15 +75,16 @@ file(MAKE_DIRECTORY ${cwbs_dir})
 file(WRITE ${cwbs_dir}/small.sizes "# size probability\n0 0.05\n8 0.3\n16 0.2\n64 0.2\n304 0.2\n4096 0.05\n")
 file(WRITE ${cwbs_dir}/bad.sizes "# size probability\n64 0.5\n128 abc\n")
 
-# cwbs(NAME RC ARGS... [OUT s...] [ERR s...] [FILES f...] [NOFILE f...])
+# cwbs(NAME RC ARGS... [OUT s...] [NOOUT s...] [ERR s...] [FILES f...] [NOFILE f...])
 function(cwbs name rc)
-  cmake_parse_arguments(P "" "" "ARGS;OUT;ERR;FILES;NOFILE" ${ARGN})
+  cmake_parse_arguments(P "" "" "ARGS;OUT;NOOUT;ERR;FILES;NOFILE" ${ARGN})
   string(REPLACE ";" "|" a "${P_ARGS}")
   string(REPLACE ";" "|" o "${P_OUT}")
+  string(REPLACE ";" "|" no "${P_NOOUT}")
   string(REPLACE ";" "|" e "${P_ERR}")
   string(REPLACE ";" "|" f "${P_FILES}")
   add_test(NAME cwbench.smoke.${name} COMMAND ${CMAKE_COMMAND} -DCWBS_CHECK=1
-           -DEXE=$<TARGET_FILE:cwbench> "-DARGS=${a}" -DRC=${rc} "-DOUT=${o}" "-DERR=${e}"
+           -DEXE=$<TARGET_FILE:cwbench> "-DARGS=${a}" -DRC=${rc} "-DOUT=${o}" "-DNOOUT=${no}" "-DERR=${e}"
            "-DFILES=${f}" "-DNOFILE=${P_NOFILE}" -P ${cwbs_script})
 endfunction()
 
@@ -84,7 +92,8 @@ endfunction()
 cwbs(report 0 ARGS --quick --json ${cwbs_dir}/r.json --csv ${cwbs_dir}/r.csv --plot ${cwbs_dir}/plot
      OUT "Machine" "counters" "bytes        counted once" "Copy ceiling" "Throughput, GB/s"
          "misaligned destination" "Pollution" "Verdicts against glibc memcpy" "cw_memcpy "
-         "glibc_memcpy" "total time"
+         "glibc_memcpy" "total time" "small (<= 256 B)" "in cache (" "misaligned ("
+         "note: streaming routines"
      FILES ${cwbs_dir}/r.json ${cwbs_dir}/r.csv)
 set_tests_properties(cwbench.smoke.report PROPERTIES FIXTURES_SETUP cwbs_json)
 cwbs(compare_self 0 ARGS compare ${cwbs_dir}/r.json ${cwbs_dir}/r.json OUT "geometric mean")
@@ -95,12 +104,29 @@ cwbs(sweep_options 0
           --states cold,hot --samples 3 --seed 9 --json ${cwbs_dir}/s.json
      OUT "rep_movsb" "7:63" "cold"
      FILES ${cwbs_dir}/s.json)
+# every offset pair of a range in one run, the misalignment summary, and
+# "vs glibc" as "-" (never "nan") when glibc_memcpy is not measured
+cwbs(sweep_align_range 0
+     ARGS sweep --quick --routines cw_memcpy,glibc_memcpy --sizes 64,4K --align 0:0,0:1-3,5-6:0
+          --states hot,random
+     OUT "6 offset pairs" "0:3" "6:0" "random" "misalignment:" "below 0.9x" "of 10")
+cwbs(sweep_offsets 0
+     ARGS sweep --quick --routines cw_memcpy,rep_movsb --sizes 0,64 --src-off 0,1 --dst-off 0-2
+          --states hot
+     OUT "6 offset pairs" "1:2" "glibc_memcpy not among the routines" NOOUT "nan")
 cwbs(dist 0 ARGS dist ${cwbs_dir}/small.sizes --quick OUT "Mcalls/s" "cw_memcpy" "glibc_memcpy"
      "(baseline)")
 cwbs(pollution 0 ARGS pollution --quick --size 256K OUT "victim L1" "evicted" "same wait")
 cwbs(ab 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 4K --size 64K
      OUT "A = cw_memcpy" "B = glibc_memcpy" "4 KiB" "64 KiB" "geomean" "overall")
 cwbs(ab_safe 0 ARGS --ab cw_memcpy cw_copy_safe --quick --size 4K OUT "B = cw_copy_safe")
+cwbs(ab_align 0 ARGS --ab cw_memcpy cw_memcpy --a-off 0:0 --b-off 3:1 --quick --size 4K
+     OUT "A = cw_memcpy at src:dst 0:0" "B = cw_memcpy at src:dst 3:1" "state: hot" "geomean")
+cwbs(ab_cold 0 ARGS --ab cw_memcpy glibc_memcpy --state cold --quick --size 4K --size 64K
+          --b-off 0:1
+     OUT "state: cold" "B = glibc_memcpy at src:dst 0:1" "64 KiB" "geomean")
+cwbs(ab_random 0 ARGS --ab cw_memcpy glibc_memcpy --state random --quick --size 100 --size 4K
+     OUT "state: random" "100 B" "geomean")
 cwbs(pin 0 ARGS --ab cw_memcpy rep_movsb --quick --size 64 --pin 0 OUT "geomean")
 cwbs(help 0 ARGS --help OUT "usage:" "cwbench sweep" "--samples")
 cwbs(impl 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 4K --impl generic OUT "geomean")
@@ -141,3 +167,20 @@ cwbs(ab_routines 2 ARGS --routines cw_memcpy --ab cw_memcpy glibc_memcpy
      ERR "--routines is not an option of --ab")
 cwbs(ab_twice 2 ARGS --ab cw_memcpy glibc_memcpy --ab rep_movsb glibc_memcpy ERR "given twice")
 cwbs(ab_in_sweep 2 ARGS sweep --ab cw_memcpy glibc_memcpy ERR "--ab is not an option of sweep")
+cwbs(sweep_range_bad 2 ARGS sweep --align 0:5-1 ERR "--align 0:5-1")
+cwbs(sweep_align_cap 2 ARGS sweep --align 0-64:0-63 ERR "at most 4096")
+cwbs(sweep_align_dup 2 ARGS sweep --align 0:0,0:0-1 ERR "0:0 listed twice")
+cwbs(sweep_align_empty 2 ARGS sweep --align 0:0,,0:1 ERR "empty item")
+cwbs(sweep_align_twice 2 ARGS sweep --align 0:0 --align 0:1 ERR "--align given twice")
+cwbs(sweep_align_and_off 2 ARGS sweep --align 0:1 --dst-off 1 ERR "one or the other")
+cwbs(sweep_dst_off 2 ARGS sweep --dst-off 1-x ERR "--dst-off 1-x")
+cwbs(sweep_src_off 2 ARGS sweep --src-off 4096 ERR "--src-off 4096")
+cwbs(sweep_cells 2 ARGS sweep --align 0-63:0-63 --max-size 4K --json ${j}
+     ERR "cells (sizes x offset pairs x states), at most" NOFILE ${j})
+cwbs(ab_state 2 ARGS --ab cw_memcpy glibc_memcpy --state warm ERR "--state warm")
+cwbs(ab_off 2 ARGS --ab cw_memcpy cw_memcpy --a-off 0:1-2 ERR "--a-off 0:1-2")
+cwbs(ab_same_off 2 ARGS --ab cw_memcpy cw_memcpy --a-off 0:1 --b-off 0:1 ERR "must differ")
+cwbs(ab_random_off 2 ARGS --ab cw_memcpy glibc_memcpy --state random --b-off 0:1
+     ERR "do not apply")
+cwbs(state_in_sweep 2 ARGS sweep --state hot ERR "--state is not an option of sweep")
+cwbs(off_in_report 2 ARGS --a-off 0:1 ERR "--a-off is not an option of the default report")

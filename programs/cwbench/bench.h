@@ -117,6 +117,10 @@ void cwb_engine_free(struct cwb_engine *e);
  * routine failed (out[i].failed with the reason in out[i].err). */
 int cwb_measure(struct cwb_engine *e, const struct cwb_spec *spec,
                 const struct cwb_routine *const *rt, size_t nrt, struct cwb_run *out);
+/* As cwb_measure, but routine rt[i] runs cell specs[i]: e.g. one routine at
+ * two alignments, interleaved sample by sample like two routines. */
+int cwb_measure_each(struct cwb_engine *e, const struct cwb_spec *specs,
+                     const struct cwb_routine *const *rt, size_t nrt, struct cwb_run *out);
 void cwb_run_free(struct cwb_run *r);
 /* GB/s per sample (bytes counted once, 1 GB = 1e9 bytes); x and cpu must
  * hold r->n doubles; cpu may be NULL. */

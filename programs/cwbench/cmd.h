@@ -25,11 +25,35 @@ struct cwb_opts {
     size_t n_sizes;
     size_t max_size;        /* 0 = default */
     size_t size;            /* pollution --size; 0 = default */
-    const char *aligns;     /* sweep "S:D,S:D" */
+    const char *aligns;     /* sweep "S:D,S:D" (each side a number or LO-HI) */
+    const char *src_offs, *dst_offs; /* sweep --src-off/--dst-off lists */
     const char *states;     /* sweep "hot,cold,random" */
+    const char *state;      /* --ab: "hot", "cold" or "random" */
+    const char *a_off, *b_off; /* --ab: "S:D" per side */
     const char *file;       /* dist FILE */
     const char *ab_a, *ab_b;
 };
+
+/* Source:destination offset pairs (sweep --align, --src-off x --dst-off). */
+#define CWB_MAX_OFF 4095
+#define CWB_MAX_ALIGNS 4096
+struct cwb_aligns { int pair[CWB_MAX_ALIGNS][2]; size_t n; };
+/* "S:D,S:D" where S and D are each N or LO-HI (cartesian product); pairs
+ * must be unique. 0, or 2 after the usage message. */
+int cwb_parse_aligns(const char *opt, const char *text, struct cwb_aligns *a);
+/* "N,LO-HI,..." into v (room for CWB_MAX_OFF + 1); 0 or 2. */
+int cwb_parse_offlist(const char *opt, const char *text, int *v, size_t *n);
+/* Exactly one "S:D" pair; 0 or 2. */
+int cwb_parse_pair(const char *opt, const char *text, int *src, int *dst);
+/* --src-off x --dst-off (a NULL list means offset 0); 0 or 2. */
+int cwb_offsets_to_aligns(const char *src_list, const char *dst_list, struct cwb_aligns *a);
+
+/* Calls at random source and destination offsets (any alignment) within
+ * region, `size` bytes each; NULL when out of memory. */
+struct cwb_call *cwb_random_calls(size_t size, size_t region, size_t n, uint64_t *rng);
+/* printf width that right-aligns s in w columns when s holds multibyte
+ * UTF-8 characters such as "±" (printf pads by bytes). */
+int cwb_colw(const char *s, int w);
 
 int cwb_cmd_report(const struct cwb_opts *o);
 int cwb_cmd_sweep(const struct cwb_opts *o);

@@ -36,6 +36,8 @@ int cwb_pick_routines(const char *list, const char *const *deflt,
         return 0;
     }
     char buf[1024];
+    if (strlen(list) >= sizeof buf)
+        return cwb_usage_error("--routines: list too long");
     snprintf(buf, sizeof buf, "%s", list);
     char *save = NULL;
     for (char *t = strtok_r(buf, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
@@ -133,4 +135,28 @@ void cwb_print_preemption(const struct cwb_engine *e)
            "by > 10%%; %d of %zu still did after 2 retries (cells marked *): the machine is "
            "busy, rerun when it is quieter or with --pin\n",
            e->retried, e->preempted, e->total_samples);
+}
+
+struct cwb_call *cwb_random_calls(size_t size, size_t region, size_t n, uint64_t *rng)
+{
+    if (n == 0 || size > region)
+        return NULL;
+    struct cwb_call *c = malloc(n * sizeof *c);
+    if (c == NULL)
+        return NULL;
+    size_t span = region - size + 1;
+    for (size_t i = 0; i < n; i++) {
+        c[i].n = size;
+        c[i].soff = (size_t)(cwb_rand(rng) % span);
+        c[i].doff = (size_t)(cwb_rand(rng) % span);
+    }
+    return c;
+}
+
+int cwb_colw(const char *s, int w)
+{
+    for (; *s != '\0'; s++)
+        if (((unsigned char)*s & 0xc0) == 0x80)
+            w++;
+    return w;
 }

@@ -77,7 +77,8 @@ int cwb_cmd_dist(const struct cwb_opts *o)
 
     double *cps[CWB_MAX_ROUTINES];
     size_t g = nrt;
-    printf("%-22s %14s %7s %9s %9s  %s\n", "routine", "Mcalls/s", "±%", "GB/s", "ns/call",
+    printf("%-22s %14s %*s %9s %9s  %s\n", "routine", "Mcalls/s", cwb_colw("±%", 7), "±%",
+           "GB/s", "ns/call",
            "verdict vs glibc_memcpy (calls/s)");
     for (size_t j = 0; j < nrt; j++) {
         cps[j] = NULL;

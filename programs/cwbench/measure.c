@@ -319,33 +319,57 @@ static int calibrate(struct cwb_engine *e, const struct cwb_spec *sp, const stru
     return 0;
 }
 
-int cwb_measure(struct cwb_engine *e, const struct cwb_spec *sp,
-                const struct cwb_routine *const *rt, size_t nrt, struct cwb_run *out)
+/* Bytes of the pool a cell touches, counted from the buffer's start. */
+static size_t cell_need(const struct cwb_spec *sp)
 {
-    struct geom g;
-    geometry(e, sp, &g);
-    size_t need = sp->state == CWB_RANDOM ? PAGE + sp->region + 2 * GUARD
-                                          : DST_BASE + 64 + sp->size + 2 * GUARD;
-    /* The reference buffer only serves the random-offset replay. */
-    if (sp->state == CWB_RANDOM && e->ref == NULL && (e->ref = cwb_alloc_huge(e->pool)) == NULL)
-        need = SIZE_MAX;
-    if (need > e->pool || (sp->state == CWB_RANDOM && sp->n_calls == 0)) {
-        for (size_t i = 0; i < nrt; i++) {
-            memset(&out[i], 0, sizeof out[i]);
-            out[i].failed = 1;
-            snprintf(out[i].err, sizeof out[i].err, "cell does not fit the buffers (or out of memory)");
+    if (sp->state == CWB_RANDOM)
+        return PAGE + sp->region + 2 * GUARD;
+    if (sp->src_off < 0 || sp->dst_off < 0 || sp->size > SIZE_MAX / 2)
+        return SIZE_MAX;
+    size_t d = DST_BASE + (size_t)sp->dst_off + sp->size + GUARD + LINE;
+    size_t s = SRC_BASE + (size_t)sp->src_off + sp->size;
+    return d > s ? d : s;
+}
+
+static void fail_all(struct cwb_run *out, size_t nrt, const char *why)
+{
+    for (size_t i = 0; i < nrt; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].failed = 1;
+        snprintf(out[i].err, sizeof out[i].err, "%s", why);
+    }
+}
+
+/* specs[i * each] is routine i's cell: each = 0 shares one cell. */
+static int measure(struct cwb_engine *e, const struct cwb_spec *specs, size_t each,
+                   const struct cwb_routine *const *rt, size_t nrt, struct cwb_run *out)
+{
+    for (size_t i = 0; i < nrt; i++) {
+        const struct cwb_spec *sp = &specs[i * each];
+        size_t need = cell_need(sp);
+        /* The reference buffer only serves the random-offset replay. */
+        if (sp->state == CWB_RANDOM && e->ref == NULL &&
+            (e->ref = cwb_alloc_huge(e->pool)) == NULL)
+            need = SIZE_MAX;
+        if (need > e->pool || (sp->state == CWB_RANDOM && sp->n_calls == 0)) {
+            fail_all(out, nrt, "cell does not fit the buffers (or out of memory)");
+            e->failures++;
+            return -1;
         }
+    }
+    size_t *k = calloc(nrt, sizeof *k), *order = calloc(nrt, sizeof *order);
+    struct geom *g = calloc(nrt, sizeof *g);
+    int rc = 0;
+    if (k == NULL || order == NULL || g == NULL) {
+        free(k);
+        free(order);
+        free(g);
+        fail_all(out, nrt, "out of memory");
         e->failures++;
         return -1;
     }
-    size_t *k = calloc(nrt, sizeof *k), *order = calloc(nrt, sizeof *order);
-    int rc = 0;
-    if (k == NULL || order == NULL) {
-        free(k);
-        free(order);
-        return -1;
-    }
     for (size_t i = 0; i < nrt; i++) {
+        geometry(e, &specs[i * each], &g[i]);
         memset(&out[i], 0, sizeof out[i]);
         out[i].wall = calloc((size_t)e->samples, sizeof(double));
         out[i].cpu = calloc((size_t)e->samples, sizeof(double));
@@ -358,7 +382,7 @@ int cwb_measure(struct cwb_engine *e, const struct cwb_spec *sp,
     cwb_shuffle(order, nrt, &e->rng);
     for (size_t j = 0; j < nrt; j++) {
         size_t i = order[j];
-        if (!out[i].failed && calibrate(e, sp, &g, rt[i], &out[i], &k[i]) == 0)
+        if (!out[i].failed && calibrate(e, &specs[i * each], &g[i], rt[i], &out[i], &k[i]) == 0)
             out[i].calls = k[i];
     }
     for (int s = 0; s < e->samples; s++) {
@@ -374,7 +398,8 @@ int cwb_measure(struct cwb_engine *e, const struct cwb_spec *sp,
              * the routine: take it again (twice at most), and flag it if
              * the machine never lets it run undisturbed. */
             for (int attempt = 0; attempt < 3; attempt++) {
-                if (run_sample(e, sp, &g, rt[i], k[i], &smp, r->err, sizeof r->err) != 0) {
+                if (run_sample(e, &specs[i * each], &g[i], rt[i], k[i], &smp, r->err,
+                               sizeof r->err) != 0) {
                     r->failed = 1;
                     break;
                 }
@@ -410,7 +435,20 @@ int cwb_measure(struct cwb_engine *e, const struct cwb_spec *sp,
         e->failures++;
     free(k);
     free(order);
+    free(g);
     return rc;
+}
+
+int cwb_measure(struct cwb_engine *e, const struct cwb_spec *sp,
+                const struct cwb_routine *const *rt, size_t nrt, struct cwb_run *out)
+{
+    return measure(e, sp, 0, rt, nrt, out);
+}
+
+int cwb_measure_each(struct cwb_engine *e, const struct cwb_spec *specs,
+                     const struct cwb_routine *const *rt, size_t nrt, struct cwb_run *out)
+{
+    return measure(e, specs, 1, rt, nrt, out);
 }
 
 /* ---- copy ceiling --------------------------------------------------------- */

@@ -9,8 +9,9 @@
 #include "cmd.h"
 #include "stats.h"
 
-#define MAX_ALIGNS 16
 #define MAX_SWEEP_SIZES 128
+/* Even at 10 ms a cell this is hours: larger requests are typos. */
+#define MAX_CELLS 20000
 
 static const char *const default_routines[] = {
     "cw_memcpy", "cw_memcpy_nt", "cw_copy_nta", "glibc_memcpy", "rep_movsb", "stream_avx2", NULL,
@@ -32,27 +33,6 @@ static size_t default_sizes(size_t *s, size_t max)
         if (s[i] <= max)
             s[k++] = s[i];
     return k;
-}
-
-static int parse_aligns(const char *text, int (*al)[2], size_t *n)
-{
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", text);
-    char *save = NULL;
-    *n = 0;
-    for (char *t = strtok_r(buf, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
-        int s, d, used = 0;
-        if (sscanf(t, "%d:%d%n", &s, &d, &used) != 2 || t[used] != '\0' || s < 0 || s > 4095 ||
-            d < 0 || d > 4095)
-            return cwb_usage_error("--align %s: need SRC:DST byte offsets 0..4095, e.g. 0:1", t);
-        if (*n == MAX_ALIGNS)
-            return cwb_usage_error("--align: at most %d pairs", MAX_ALIGNS);
-        al[*n][0] = s;
-        al[(*n)++][1] = d;
-    }
-    if (*n == 0)
-        return cwb_usage_error("--align: empty list");
-    return 0;
 }
 
 static int parse_states(const char *text, enum cwb_state *st, size_t *n)
@@ -78,20 +58,127 @@ static int parse_states(const char *text, enum cwb_state *st, size_t *n)
     return 0;
 }
 
-/* Random state: calls at random source and destination offsets (so random
- * alignments too) within a region of 4x the size, at least 64 KiB. */
-static struct cwb_call *random_calls(size_t size, size_t region, size_t n, uint64_t *rng)
+static double median_ns(const struct cwb_run *r)
 {
-    struct cwb_call *c = malloc(n * sizeof *c);
-    if (c == NULL)
-        return NULL;
-    size_t span = region - size + 1;
-    for (size_t i = 0; i < n; i++) {
-        c[i].n = size;
-        c[i].soff = (size_t)(cwb_rand(rng) % span);
-        c[i].doff = (size_t)(cwb_rand(rng) % span);
+    if (r->n == 0 || r->calls == 0)
+        return NAN;
+    double *per = malloc(r->n * sizeof *per);
+    if (per == NULL)
+        return NAN;
+    for (size_t k = 0; k < r->n; k++)
+        per[k] = r->wall[k] / (double)r->calls * 1e9;
+    double med, spread;
+    cwb_median_spread(per, r->n, &med, &spread);
+    free(per);
+    return med;
+}
+
+/* "vs glibc": glibc's time over the routine's in the same cell; "-" when
+ * glibc_memcpy was not measured (or did not run) in this sweep. */
+static void fmt_vs(double glibc_ns, double ns, char *buf, size_t cap)
+{
+    if (glibc_ns == glibc_ns && ns == ns && ns > 0)
+        snprintf(buf, cap, "%.2f", glibc_ns / ns);
+    else
+        snprintf(buf, cap, "-");
+}
+
+static void print_cell_rows(const struct cwb_spec *sp, const char *al_s,
+                            const struct cwb_routine *const *rt, size_t nrt,
+                            const struct cwb_run *runs, const double *ns, double glibc_ns,
+                            double ceiling)
+{
+    char sz[32], vs[16];
+    cwb_fmt_size(sp->size, sz, sizeof sz);
+    for (size_t j = 0; j < nrt; j++) {
+        if (runs[j].failed || runs[j].unavailable || runs[j].n == 0) {
+            printf("%-6s %-9s %-10s %-22s %s\n", cwb_state_name(sp->state), al_s, sz,
+                   rt[j]->name, runs[j].unavailable ? "n/a" : "FAILED");
+            if (runs[j].failed)
+                fprintf(stderr, "cwbench: %s\n", runs[j].err);
+            continue;
+        }
+        fmt_vs(glibc_ns, ns[j], vs, sizeof vs);
+        if (sp->size == 0) {
+            printf("%-6s %-9s %-10s %-22s %10.1f %9s %5s %6s %8s%s\n",
+                   cwb_state_name(sp->state), al_s, sz, rt[j]->name, ns[j], "-", "-", "-", vs,
+                   runs[j].preempted ? " *" : "");
+            continue;
+        }
+        double *x = malloc(runs[j].n * sizeof *x);
+        if (x == NULL)
+            continue;
+        cwb_run_gbps(&runs[j], x, NULL);
+        double med, spread;
+        cwb_median_spread(x, runs[j].n, &med, &spread);
+        free(x);
+        printf("%-6s %-9s %-10s %-22s %10.1f %9.2f %5.0f %6.0f %8s%s\n",
+               cwb_state_name(sp->state), al_s, sz, rt[j]->name, ns[j], med, spread * 100,
+               100 * med / ceiling, vs, runs[j].preempted ? " *" : "");
     }
-    return c;
+}
+
+/* Per state and size, each routine's slowest offset pair relative to 0:0
+ * (issue 4: misaligned never below 0.9x aligned). Medians from separate
+ * cells, so not interleaved: confirm a suspect pair with
+ * `--ab R R --a-off 0:0 --b-off S:D`. */
+static void align_summary(const enum cwb_state *st, size_t nst, const struct cwb_aligns *al,
+                          const size_t *sizes, size_t nsz, const struct cwb_routine *const *rt,
+                          size_t nrt, const double *ns)
+{
+    size_t ref = al->n;
+    for (size_t i = 0; i < al->n; i++)
+        if (al->pair[i][0] == 0 && al->pair[i][1] == 0)
+            ref = i;
+    if (ref == al->n || al->n < 2)
+        return;
+    size_t below[CWB_MAX_ROUTINES] = {0}, cells[CWB_MAX_ROUTINES] = {0};
+    printf("\nmisalignment: per size, each routine's slowest src:dst pair as throughput relative "
+           "to 0:0\n(ratio of medians of separate cells; confirm one interleaved with "
+           "--ab R R --a-off 0:0 --b-off S:D)\n");
+    printf("%-6s %-10s", "state", "size");
+    for (size_t j = 0; j < nrt; j++)
+        printf(" %18.18s", rt[j]->name);
+    printf("\n");
+    for (size_t si = 0; si < nst; si++) {
+        if (st[si] == CWB_RANDOM)
+            continue;
+        for (size_t zi = 0; zi < nsz; zi++) {
+            char sz[32];
+            printf("%-6s %-10s", cwb_state_name(st[si]), cwb_fmt_size(sizes[zi], sz, sizeof sz));
+            for (size_t j = 0; j < nrt; j++) {
+                double r0 = ns[((si * al->n + ref) * nsz + zi) * nrt + j], worst = INFINITY;
+                size_t wi = ref;
+                for (size_t ai = 0; ai < al->n; ai++) {
+                    double v = ns[((si * al->n + ai) * nsz + zi) * nrt + j];
+                    if (ai == ref || !(v > 0) || !(r0 > 0))
+                        continue;
+                    cells[j]++;
+                    if (r0 / v < 0.9)
+                        below[j]++;
+                    if (r0 / v < worst) {
+                        worst = r0 / v;
+                        wi = ai;
+                    }
+                }
+                char c[40];
+                if (wi == ref || sizes[zi] == 0)
+                    snprintf(c, sizeof c, "-");
+                else
+                    snprintf(c, sizeof c, "%.2f at %d:%d", worst, al->pair[wi][0],
+                             al->pair[wi][1]);
+                printf(" %18s", c);
+            }
+            printf("\n");
+        }
+    }
+    printf("%-17s", "below 0.9x");
+    for (size_t j = 0; j < nrt; j++) {
+        char c[40];
+        snprintf(c, sizeof c, "%zu of %zu", below[j], cells[j]);
+        printf(" %18s", c);
+    }
+    printf("\n");
 }
 
 int cwb_cmd_sweep(const struct cwb_opts *o)
@@ -101,14 +188,24 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
     size_t nrt;
     if (cwb_pick_routines(o->routines, default_routines, rt, &nrt) != 0)
         return 2;
-    int al[MAX_ALIGNS][2];
-    size_t nal;
+    if (o->aligns != NULL && (o->src_offs != NULL || o->dst_offs != NULL))
+        return cwb_usage_error("--align and --src-off/--dst-off: give one or the other");
+    struct cwb_aligns *al = malloc(sizeof *al);
+    if (al == NULL) {
+        fprintf(stderr, "cwbench: out of memory\n");
+        return 1;
+    }
     enum cwb_state st[3];
     size_t nst;
-    if (parse_aligns(o->aligns ? o->aligns : o->quick ? "0:0,1:3" : "0:0,0:1,5:0,3:13", al,
-                     &nal) != 0 ||
-        parse_states(o->states ? o->states : "hot,cold,random", st, &nst) != 0)
+    int bad = o->src_offs != NULL || o->dst_offs != NULL
+                  ? cwb_offsets_to_aligns(o->src_offs, o->dst_offs, al)
+                  : cwb_parse_aligns("--align",
+                                     o->aligns ? o->aligns
+                                     : o->quick ? "0:0,1:3" : "0:0,0:1,5:0,3:13", al);
+    if (bad || parse_states(o->states ? o->states : "hot,cold,random", st, &nst) != 0) {
+        free(al);
         return 2;
+    }
     size_t max = o->max_size ? o->max_size : o->quick ? (size_t)64 << 10 : (size_t)256 << 20;
     size_t sizes[MAX_SWEEP_SIZES], nsz = 0;
     if (o->n_sizes) {
@@ -123,8 +220,17 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
     } else {
         nsz = default_sizes(sizes, max);
     }
-    if (nsz == 0)
-        return cwb_usage_error("sweep: no size left at or below --max-size %zu", max);
+    /* Random offsets ignore the pairs: one cell per size, not one per pair. */
+    size_t total = 0;
+    for (size_t si = 0; si < nst; si++)
+        total += st[si] == CWB_RANDOM ? nsz : nsz * al->n;
+    if (nsz == 0 || total > MAX_CELLS) {
+        free(al);
+        if (nsz == 0)
+            return cwb_usage_error("sweep: no size left at or below --max-size %zu", max);
+        return cwb_usage_error("sweep: %zu cells (sizes x offset pairs x states), at most %d: "
+                               "narrow --sizes, --align or --states", total, MAX_CELLS);
+    }
     size_t biggest = 0;
     for (size_t i = 0; i < nsz; i++)
         if (sizes[i] > biggest)
@@ -136,11 +242,17 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
     size_t pool = o->quick ? (size_t)8 << 20 : 4 * llc;
     if (pool < 4 * biggest + ((size_t)64 << 10))
         pool = 4 * biggest + ((size_t)64 << 10);
+    size_t nns = nst * al->n * nsz * nrt;
+    double *ns = malloc(nns * sizeof *ns);
     struct cwb_engine e;
-    if (cwb_engine_init(&e, pool, samples, o->quick ? 20e-6 : 100e-6, o->seed) != 0) {
+    if (ns == NULL || cwb_engine_init(&e, pool, samples, o->quick ? 20e-6 : 100e-6, o->seed) != 0) {
         fprintf(stderr, "cwbench: cannot allocate 3 x %zu MiB of buffers\n", pool >> 20);
+        free(ns);
+        free(al);
         return 1;
     }
+    for (size_t i = 0; i < nns; i++)
+        ns[i] = NAN;
     struct cwb_results res;
     cwb_results_init(&res);
     cwb_common_meta(&res, o, "cwbench sweep");
@@ -150,28 +262,34 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
     snprintf(buf, sizeof buf, "%.3f", ceil.ceiling_gbps);
     cwb_results_meta(&res, "copy_ceiling_gbps", buf);
 
-    printf("cwbench sweep: %zu routines x %zu sizes x %zu alignments x %zu states, %d samples "
-           "per cell (bytes counted once)\n", nrt, nsz, nal, nst, samples);
+    size_t g = nrt;
+    for (size_t j = 0; j < nrt; j++)
+        if (strcmp(rt[j]->name, "glibc_memcpy") == 0)
+            g = j;
+    printf("cwbench sweep: %zu routines x %zu sizes x %zu offset pairs x %zu states = %zu cells "
+           "(random: one per size), %d samples per cell (bytes counted once)\n", nrt, nsz, al->n,
+           nst, total, samples);
     printf("copy ceiling %.1f GB/s (read %.1f, streaming write %.1f); ns = per call; "
-           "vs glibc = ratio of medians in the same cell\n\n", ceil.ceiling_gbps,
-           ceil.read_gbps, ceil.write_gbps);
-    printf("%-6s %-9s %-10s %-22s %10s %9s %5s %6s %8s\n", "state", "src:dst", "size",
-           "routine", "ns", "GB/s", "±%", "%ceil", "vs glibc");
+           "vs glibc = %s\n\n", ceil.ceiling_gbps, ceil.read_gbps, ceil.write_gbps,
+           g < nrt ? "glibc's time / the routine's in the same cell (above 1 = faster)"
+                   : "- (glibc_memcpy not among the routines)");
+    printf("%-6s %-9s %-10s %-22s %10s %9s %*s %6s %8s\n", "state", "src:dst", "size",
+           "routine", "ns", "GB/s", cwb_colw("±%", 5), "±%", "%ceil", "vs glibc");
     int failed = 0;
-    size_t total = nsz * nal * nst, done = 0;
+    size_t done = 0;
     cwb_progress_begin("sweep", total);
     for (size_t si = 0; si < nst; si++) {
-        for (size_t ai = 0; ai < nal; ai++) {
+        for (size_t ai = 0; ai < (st[si] == CWB_RANDOM ? 1 : al->n); ai++) {
             for (size_t zi = 0; zi < nsz; zi++) {
                 size_t size = sizes[zi];
-                struct cwb_spec sp = {.state = st[si], .size = size, .src_off = al[ai][0],
-                                      .dst_off = al[ai][1]};
+                struct cwb_spec sp = {.state = st[si], .size = size, .src_off = al->pair[ai][0],
+                                      .dst_off = al->pair[ai][1]};
                 struct cwb_call *calls = NULL;
                 if (st[si] == CWB_RANDOM) {
                     size_t region = size * 4 > ((size_t)64 << 10) ? size * 4 : (size_t)64 << 10;
                     if (region > e.pool - 16384)
                         region = e.pool - 16384;
-                    calls = random_calls(size, region, 1024, &e.rng);
+                    calls = cwb_random_calls(size, region, 1024, &e.rng);
                     sp.calls = calls;
                     sp.n_calls = calls ? 1024 : 0;
                     sp.region = region;
@@ -180,67 +298,34 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
                 struct cwb_run runs[CWB_MAX_ROUTINES];
                 if (cwb_measure(&e, &sp, rt, nrt, runs) != 0)
                     failed = 1;
-                double glibc = NAN;
-                double med_ns[CWB_MAX_ROUTINES];
-                for (size_t j = 0; j < nrt; j++) {
-                    med_ns[j] = NAN;
-                    if (runs[j].n == 0)
-                        continue;
-                    double *per = malloc(runs[j].n * sizeof *per);
-                    if (per == NULL)
-                        continue;
-                    for (size_t k = 0; k < runs[j].n; k++)
-                        per[k] = runs[j].wall[k] / (double)runs[j].calls * 1e9;
-                    double sp_unused;
-                    cwb_median_spread(per, runs[j].n, &med_ns[j], &sp_unused);
-                    free(per);
-                    if (strcmp(rt[j]->name, "glibc_memcpy") == 0)
-                        glibc = med_ns[j];
-                }
+                double *cell_ns = &ns[((si * al->n + ai) * nsz + zi) * nrt];
+                for (size_t j = 0; j < nrt; j++)
+                    if (!runs[j].failed && !runs[j].unavailable)
+                        cell_ns[j] = median_ns(&runs[j]);
+                char al_s[24];
+                if (sp.state == CWB_RANDOM)
+                    snprintf(al_s, sizeof al_s, "random");
+                else
+                    snprintf(al_s, sizeof al_s, "%d:%d", sp.src_off, sp.dst_off);
                 cwb_progress_clear();
+                print_cell_rows(&sp, al_s, rt, nrt, runs, cell_ns, g < nrt ? cell_ns[g] : NAN,
+                                ceil.ceiling_gbps);
                 for (size_t j = 0; j < nrt; j++) {
-                    char al_s[24], sz[32];
-                    if (sp.state == CWB_RANDOM)
-                        snprintf(al_s, sizeof al_s, "random");
-                    else
-                        snprintf(al_s, sizeof al_s, "%d:%d", al[ai][0], al[ai][1]);
-                    cwb_fmt_size(size, sz, sizeof sz);
-                    if (runs[j].failed || runs[j].unavailable) {
-                        printf("%-6s %-9s %-10s %-22s %s\n", cwb_state_name(sp.state), al_s, sz,
-                               rt[j]->name, runs[j].failed ? "FAILED" : "n/a");
-                        if (runs[j].failed)
-                            fprintf(stderr, "cwbench: %s\n", runs[j].err);
-                        continue;
-                    }
-                    double *x = malloc(runs[j].n * sizeof *x);
-                    if (x == NULL)
-                        continue;
-                    cwb_run_gbps(&runs[j], x, NULL);
-                    double med, spread;
-                    cwb_median_spread(x, runs[j].n, &med, &spread);
-                    free(x);
-                    if (size == 0)
-                        printf("%-6s %-9s %-10s %-22s %10.1f %9s %5s %6s %8.2f%s\n",
-                               cwb_state_name(sp.state), al_s, sz, rt[j]->name, med_ns[j], "-",
-                               "-", "-", glibc / med_ns[j], runs[j].preempted ? " *" : "");
-                    else
-                        printf("%-6s %-9s %-10s %-22s %10.1f %9.2f %5.0f %6.0f %8.2f%s\n",
-                               cwb_state_name(sp.state), al_s, sz, rt[j]->name, med_ns[j], med,
-                               spread * 100, 100 * med / ceil.ceiling_gbps, glibc / med_ns[j],
-                               runs[j].preempted ? " *" : "");
                     if (size > 0)
                         cwb_add_run(&res, rt[j]->name, "sweep", &sp, &runs[j]);
-                }
-                for (size_t j = 0; j < nrt; j++)
                     cwb_run_free(&runs[j]);
+                }
                 free(calls);
                 cwb_progress_step(++done);
             }
         }
     }
     cwb_progress_end();
+    align_summary(st, nst, al, sizes, nsz, rt, nrt, ns);
     cwb_print_preemption(&e);
     cwb_engine_free(&e);
+    free(ns);
+    free(al);
     if (cwb_write_outputs(&res, o) != 0)
         failed = 1;
     cwb_results_free(&res);
