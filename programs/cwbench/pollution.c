@@ -135,8 +135,9 @@ static void rt_enter(void)
     if (rt_ok == 0)
         return;
     if (rt_ok < 0) {
+        /* a policy the user chose (chrt, SCHED_BATCH...) is left alone */
         const char *e = getenv("CWBENCH_NO_RT");
-        if (e != NULL && e[0] != '\0' && e[0] != '0') {
+        if ((e != NULL && e[0] != '\0' && e[0] != '0') || sched_getscheduler(0) != SCHED_OTHER) {
             rt_ok = 0;
             return;
         }
@@ -286,13 +287,15 @@ static const char *vs_background(const struct prow *r, const struct prow *bg, ch
     cwb_summarize(r->frac, r->n, &a);
     cwb_summarize(bg->frac, bg->n, &b);
     /* Survival multiplies: what the copy itself evicted, given that the
-     * background alone left 1 - b of the victim in place. */
+     * background alone left 1 - b of the victim in place (only for a copy
+     * significantly above the background: otherwise it is noise). */
     char own[32] = "";
-    if (1 - b.median >= 0.2)
+    int above = u.p < 0.05 && a.median > b.median;
+    if (above && 1 - b.median >= 0.2)
         snprintf(own, sizeof own, ", own %.2f", 1 - (1 - a.median) / (1 - b.median));
-    snprintf(buf, cap, "%s (p=%.3f%s)",
-             u.p < 0.05 ? (a.median > b.median ? "above bg" : "below bg") : "within bg", u.p,
-             own);
+    snprintf(buf, cap, "%s (p=%.3f%s%s)",
+             above ? "above bg" : u.p < 0.05 ? "below bg" : "within bg", u.p, own,
+             r->n < CWB_MIN_SAMPLES || bg->n < CWB_MIN_SAMPLES ? ", few samples" : "");
     return buf;
 }
 
@@ -341,10 +344,10 @@ static void report(struct prun *p, struct prow *rows, struct cwb_results *res, i
     if (p->nrow > p->nrt + 1 && rows[p->nrt + 1].n > 0) {
         struct cwb_summary s;
         cwb_summarize(rows[p->nrt + 1].frac, rows[p->nrt + 1].n, &s);
-        if (s.median > 0.02)
+        if (s.median > 0.005)
             pushed = s.median;
     }
-    char left[16] = "-";
+    char left[16] = "";
     if (p->v->next != NULL)
         snprintf(left, sizeof left, "left %s", p->v->name);
     printf("  %-24s %7s  %-16s %7s %7s  %s\n", "routine", "evicted", "[q1, q3]", left,
