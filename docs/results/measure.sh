@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Reproduce the measurements in docs/RESULTS.md. Each topic's commands and
+# their full output (with date and load) go to docs/results/<topic>.txt.
+#   bash docs/results/measure.sh [BUILD_DIR] [topic...]
+# BUILD_DIR defaults to ./build (cmake -S . -B build && cmake --build build).
+# Topics: default issue2 t1 t2 t3 t4 t5 t6 t8 (default: all). t3 reads the
+# fleet distributions from ../shared/data/memcpy-sizes when present.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${1:-$ROOT/build}
+shift || true
+CWB=$BUILD/programs/cwbench
+OUT=$ROOT/docs/results
+TOPICS=${*:-default issue2 t1 t2 t3 t4 t5 t6 t8}
+[ -x "$CWB" ] || { echo "no $CWB: build first" >&2; exit 2; }
+
+run() { # run TOPIC cmd...
+    local topic=$1; shift
+    {
+        echo "=================================================================="
+        echo "### $(date -u '+%Y-%m-%d %H:%M:%S UTC')  load: $(cut -d' ' -f1-3 /proc/loadavg)"
+        echo "\$ cwbench ${*}"
+    } >>"$OUT/$topic.txt"
+    "$CWB" "$@" >>"$OUT/$topic.txt" 2>&1
+    echo "### exit $?" >>"$OUT/$topic.txt"
+}
+
+for t in $TOPICS; do
+    : >"$OUT/$t.txt"
+    case $t in
+    default) run default ;;
+    issue2) run issue2 --ab glibc_memcpy cw_memcpy --size 4K --size 64M --samples 20 --pin 1 ;;
+    t1)
+        for seed in 1 2 3; do
+            run t1 sweep --routines cw_memcpy,glibc_memcpy,rep_movsb,stream_avx2,pmem_memcpy_nt,cw_memcpy_nt \
+                --sizes 64M,256M --states cold --samples 10 --seed $seed --pin 1
+        done ;;
+    t2)
+        for seed in 1 2; do
+            run t2 --ab glibc_memcpy cw_memcpy --size 256 --size 512 --size 1K --size 2K --size 4K \
+                --size 8K --size 16K --size 32K --size 64K --size 128K --size 256K --size 512K --size 1M \
+                --samples 20 --seed $seed --pin 1
+        done ;;
+    t3)
+        run t3 --ab glibc_memcpy cw_memcpy --size 8 --size 16 --size 32 --size 64 --size 128 \
+            --size 256 --state random --samples 20 --pin 1
+        for f in "$ROOT"/../shared/data/memcpy-sizes/*.sizes; do
+            [ -f "$f" ] && run t3 dist "$f" --samples 20 --pin 1
+        done ;;
+    t4)
+        run t4 sweep --routines cw_memcpy,glibc_memcpy --sizes 4K,64K,1M --align 0:0,0:1-63 \
+            --states hot --samples 10 --pin 1
+        for off in 0:1 0:3 0:31 0:33 0:63 1:0 7:33 63:1; do
+            run t4 --ab cw_memcpy cw_memcpy --a-off 0:0 --b-off $off --size 4K --size 64K --size 1M \
+                --samples 15 --pin 1
+        done ;;
+    t5) run t5 pollution --pin 1 ;;
+    t6)
+        run t6 --ab cw_memcpy_flushcache cw_memcpy_flushcache_const --size 4 --size 8 --size 16 \
+            --samples 20 --pin 1
+        run t6 --ab pmem_memcpy_nt cw_memcpy_flushcache --size 64 --size 256 --size 1K --size 4K \
+            --size 16K --size 64K --size 256K --size 1M --size 4M --size 16M --size 64M --samples 15 --pin 1
+        run t6 --ab pmem_memcpy_nt cw_memcpy_flushcache --size 8 --size 16 --size 32 --size 64 \
+            --size 96 --size 128 --size 256 --size 1K --size 4K --state random --samples 15 --pin 1 ;;
+    t8)
+        # the first build with real kernels (c455d41) against this one, same sweep
+        base=$(mktemp -d)
+        git -C "$ROOT" worktree add -f "$base/src" c455d41 >/dev/null 2>&1 &&
+            cmake -S "$base/src" -B "$base/build" -DCW_BUILD_TESTS=OFF >/dev/null &&
+            cmake --build "$base/build" -j2 --target cwbench >/dev/null || { echo "base build failed" >>"$OUT/t8.txt"; continue; }
+        args=(sweep --routines cw_memcpy,cw_memcpy_nt,cw_memcpy_flushcache,cw_memmove
+              --sizes 64,256,1K,4K,16K,64K,256K,1M,4M,16M,64M --states hot,random --samples 10 --pin 1)
+        CWB_SAVE=$CWB
+        CWB=$base/build/programs/cwbench run t8 "${args[@]}" --json "$base/first.json"
+        CWB=$CWB_SAVE run t8 "${args[@]}" --json "$base/final.json"
+        run t8 compare "$base/first.json" "$base/final.json"
+        cp "$base/first.json" "$OUT/t8-first.json"; cp "$base/final.json" "$OUT/t8-final.json"
+        git -C "$ROOT" worktree remove --force "$base/src" >/dev/null 2>&1
+        rm -rf "$base" ;;
+    *) echo "unknown topic $t" >&2 ;;
+    esac
+done
