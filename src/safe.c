@@ -47,17 +47,18 @@
 
 typedef void (*safe_op)(void *restrict d, const void *restrict s, size_t n, unsigned hints);
 
-/* One armed copy. Lives on the stack of cw_copy_safe; the thread-local
- * pointer below makes it visible to the signal handler. dst/src/n are the
- * operation running now (the whole copy, a chunk of it, or a zeroing with
- * src == dst): the handler claims only faults inside them. The first five
- * fields are at offsets the trampoline knows. */
+/* One armed copy, on the stack (the fast trampoline's own frame, or
+ * cw_copy_safe's); the thread-local pointer below makes it visible to the
+ * signal handler. dst/src/n are the operation running now (the whole copy,
+ * a chunk of it, or a zeroing with src == dst): the handler claims only
+ * faults inside them. The trampolines know the offsets. */
 struct safe_frame {
-    uintptr_t rsp;           /* trampoline's stack pointer, to resume at */
+    uintptr_t rsp;           /* trampoline's stack pointer, to resume at (not fast) */
     struct safe_frame *prev; /* outer copy on this thread (signal handlers nest) */
     uintptr_t dst, src;
     size_t n;
     unsigned flags; /* the call's */
+    unsigned fast;  /* armed by cwi_safe_fast: resume at its landing, %rsp = the frame */
     volatile uintptr_t fault_addr; /* written by the handler */
 #if !SAFE_TRAMPOLINE
     int caller_errno; /* put back after a fault: TSan's handler wrapper sets errno */
@@ -68,7 +69,8 @@ _Static_assert(offsetof(struct safe_frame, rsp) == 0 && offsetof(struct safe_fra
                    offsetof(struct safe_frame, dst) == 16 &&
                    offsetof(struct safe_frame, src) == 24 && offsetof(struct safe_frame, n) == 32 &&
                    offsetof(struct safe_frame, flags) == 40 &&
-                   (!SAFE_TRAMPOLINE || sizeof(struct safe_frame) <= 56),
+                   offsetof(struct safe_frame, fast) == 44 &&
+                   (!SAFE_TRAMPOLINE || sizeof(struct safe_frame) == 56),
                "the trampolines' frame layout");
 _Static_assert(offsetof(struct cwi_impl, copy) == 16, "the trampoline's cwi_impl offset");
 
@@ -78,9 +80,17 @@ CWI_HIDDEN size_t cwi_safe_recover(struct safe_frame *f);
 /* The copy armed on this thread. initial-exec: reading it in the handler is
  * one %fs-relative load, never a __tls_get_addr call (which may allocate:
  * not async-signal-safe). One pointer only, so dlopen's small static-TLS
- * reserve is enough. Not static: the trampolines refer to it by name. */
+ * reserve is enough. Not static: the trampolines refer to it by name.
+ * cwi_safe_fast stores only what the handler cannot know otherwise: its
+ * frame pointer is tagged (SAFE_TAG_FAST, SAFE_TAG_ZERO) instead of storing
+ * rsp, prev (always NULL: a nested call takes the other path) and flags,
+ * which claim() fills in. */
 CWI_HIDDEN __thread struct safe_frame *volatile cwi_safe_tls
     __attribute__((tls_model("initial-exec")));
+
+/* frames are 8-byte aligned (uintptr_t members), so two low bits are free */
+enum { SAFE_TAG_FAST = 1, SAFE_TAG_ZERO = 2, SAFE_TAG_MASK = 3 };
+_Static_assert(_Alignof(struct safe_frame) > SAFE_TAG_MASK, "the armed pointer's tag bits");
 
 static struct sigaction g_old_segv, g_old_bus; /* written once, before g_ready */
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -215,14 +225,19 @@ __asm__(".macro cwi_save_callee_saved\n"
         "  jmp .Lcwi_safe_out\n"
         ".size cwi_safe_landing, .-cwi_safe_landing\n");
 
-/* size_t cwi_safe_fast(dst, src, n, flags): all of cw_copy_safe's common
- * case (flags 0 or CW_ZERO_TAIL, below the streaming threshold) in one
- * frame, since every store counts when a 4 KiB copy is bound by store
- * throughput: the frame lives at this function's own stack pointer
- * (frame->rsp == frame tells the handler), the active implementation's
- * temporal copy runs armed, and after a fault cwi_safe_fast_landing hands
- * the frame to cwi_safe_recover and returns its result. */
-CWI_HIDDEN size_t cwi_safe_fast(void *dst, const void *src, size_t n, unsigned flags);
+/* size_t cwi_safe_fast(dst, src, n, tag): cw_copy_safe's common case (flags
+ * 0 or CW_ZERO_TAIL, below the streaming threshold, not nested in another
+ * armed copy) in one frame. A 4 KiB copy in L1 is bound by store
+ * throughput and each 8-byte store here costs about half a cycle of it, so:
+ * cw_memcpy is called with the arguments untouched (the temporal kernel in
+ * one jump; cwi_active() would cost a call and reloads; through the GOT, so
+ * an interposed cw_memcpy runs armed); the callee-saved registers are
+ * saved but read back only after a fault (a kernel that returns preserved
+ * them); of the frame only dst/src/n are stored (see cwi_safe_tls).
+ * Stack: the frame (56 bytes), rbx, rbp, r12..r15, the return address;
+ * %rsp 16-byte aligned at the call. cwi_safe_fast_landing (resumed with
+ * %rsp as here) restores the registers and returns cwi_safe_recover(). */
+CWI_HIDDEN size_t cwi_safe_fast(void *dst, const void *src, size_t n, uintptr_t tag);
 CWI_HIDDEN void cwi_safe_fast_landing(void);
 __asm__(".text\n"
         ".p2align 4\n"
@@ -231,31 +246,22 @@ __asm__(".text\n"
         ".type cwi_safe_fast, @function\n"
         "cwi_safe_fast:\n"
         "  .cfi_startproc\n"
-        "  cwi_save_callee_saved\n"
-        "  sub $56, %rsp\n  .cfi_adjust_cfa_offset 56\n"
-        "  mov %rsp, (%rsp)\n"
-        "  mov cwi_safe_tls@gottpoff(%rip), %r14\n"
-        "  mov %fs:(%r14), %rax\n"
-        "  mov %rax, 8(%rsp)\n"
+        "  sub $104, %rsp\n  .cfi_adjust_cfa_offset 104\n"
+        "  mov %rbx, 56(%rsp)\n  mov %rbp, 64(%rsp)\n"
+        "  mov %r12, 72(%rsp)\n  mov %r13, 80(%rsp)\n"
+        "  mov %r14, 88(%rsp)\n  mov %r15, 96(%rsp)\n"
         "  mov %rdi, 16(%rsp)\n"
         "  mov %rsi, 24(%rsp)\n"
         "  mov %rdx, 32(%rsp)\n"
-        "  mov %ecx, 40(%rsp)\n"
-        "  mov %rsp, %fs:(%r14)\n"     /* armed */
-        "  mov %rdi, %rbx\n"
-        "  mov %rsi, %r12\n"
-        "  mov %rdx, %r13\n"
-        "  call cwi_active\n"
-        "  mov %rbx, %rdi\n"
-        "  mov %r12, %rsi\n"
-        "  mov %r13, %rdx\n"
-        "  call *16(%rax)\n"           /* ->copy */
-        "  mov 8(%rsp), %rax\n"
-        "  mov %rax, %fs:(%r14)\n"     /* disarmed */
+        "  or %rsp, %rcx\n"
+        "  mov cwi_safe_tls@gottpoff(%rip), %r8\n"
+        "  mov %rcx, %fs:(%r8)\n"             /* armed */
+        "  call *cw_memcpy@GOTPCREL(%rip)\n"
+        "  mov cwi_safe_tls@gottpoff(%rip), %r8\n"
+        "  movq $0, %fs:(%r8)\n"              /* disarmed */
         "  xor %eax, %eax\n"
         ".Lcwi_safe_fast_out:\n"
-        "  add $56, %rsp\n  .cfi_adjust_cfa_offset -56\n"
-        "  cwi_restore_callee_saved\n"
+        "  add $104, %rsp\n  .cfi_adjust_cfa_offset -104\n"
         "  ret\n"
         "  .cfi_endproc\n"
         ".size cwi_safe_fast, .-cwi_safe_fast\n"
@@ -264,6 +270,9 @@ __asm__(".text\n"
         ".hidden cwi_safe_fast_landing\n"
         ".type cwi_safe_fast_landing, @function\n"
         "cwi_safe_fast_landing:\n"
+        "  mov 56(%rsp), %rbx\n  mov 64(%rsp), %rbp\n"
+        "  mov 72(%rsp), %r12\n  mov 80(%rsp), %r13\n"
+        "  mov 88(%rsp), %r14\n  mov 96(%rsp), %r15\n"
         "  mov %rsp, %rdi\n"
         "  call cwi_safe_recover\n"
         "  jmp .Lcwi_safe_fast_out\n"
@@ -273,8 +282,12 @@ __asm__(".text\n"
  * its own stack pointer. */
 static uintptr_t landing_for(const struct safe_frame *f)
 {
-    return f->rsp == (uintptr_t)f ? (uintptr_t)cwi_safe_fast_landing
-                                  : (uintptr_t)cwi_safe_landing;
+    return f->fast ? (uintptr_t)cwi_safe_fast_landing : (uintptr_t)cwi_safe_landing;
+}
+
+static uintptr_t resume_sp(const struct safe_frame *f)
+{
+    return f->fast ? (uintptr_t)f : f->rsp;
 }
 #endif
 
@@ -282,9 +295,15 @@ static uintptr_t landing_for(const struct safe_frame *f)
  * disarms (anything faulting from here on is not this copy's). */
 static struct safe_frame *claim(int sig, const siginfo_t *si)
 {
-    struct safe_frame *f = cwi_safe_tls;
+    uintptr_t armed_ptr = (uintptr_t)cwi_safe_tls;
+    struct safe_frame *f = (struct safe_frame *)(armed_ptr & ~(uintptr_t)SAFE_TAG_MASK);
     if (f == NULL || si == NULL || (sig != SIGSEGV && sig != SIGBUS) || !fault_is_ours(f, si))
         return NULL;
+    if (armed_ptr & SAFE_TAG_FAST) {
+        f->prev = NULL;
+        f->flags = armed_ptr & SAFE_TAG_ZERO ? CW_ZERO_TAIL : 0;
+        f->fast = 1;
+    }
     f->fault_addr = (uintptr_t)si->si_addr;
     cwi_safe_tls = f->prev;
     return f;
@@ -303,7 +322,7 @@ int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext)
     __asm__ volatile("mov %0, %%rsp\n\t"
                      "jmp *%1"
                      :
-                     : "r"(f->rsp), "r"(landing_for(f))
+                     : "r"(resume_sp(f)), "r"(landing_for(f))
                      : "memory");
     __builtin_unreachable();
 #else
@@ -359,7 +378,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
         /* resume at the trampoline's exit; sigreturn restores the mask and
          * the FPU state */
         ucontext_t *u = uc;
-        u->uc_mcontext.gregs[REG_RSP] = (greg_t)f->rsp;
+        u->uc_mcontext.gregs[REG_RSP] = (greg_t)resume_sp(f);
         u->uc_mcontext.gregs[REG_RIP] = (greg_t)landing_for(f);
         errno = saved_errno;
         return;
@@ -512,6 +531,7 @@ __attribute__((noinline, cold)) size_t cwi_safe_recover(struct safe_frame *f)
     size_t n = f->n;
     unsigned flags = f->flags;
     unsigned hints = flags & ~CW_ZERO_TAIL;
+    f->fast = 0; /* re-armed below by cwi_safe_call, which resumes elsewhere */
     /* chunks are small: keep the whole copy's cache policy, not the chunk's */
     if (!(hints & (CW_DST_NOREUSE | CW_DST_REUSE | CW_PERSIST)) && n >= cwi_info.nt_threshold)
         hints |= CW_DST_NOREUSE;
@@ -566,6 +586,7 @@ static void frame_init(struct safe_frame *f, void *dst, const void *src, size_t 
     f->src = (uintptr_t)src;
     f->n = n;
     f->flags = flags;
+    f->fast = 0;
 #if !SAFE_TRAMPOLINE
     f->caller_errno = errno;
 #endif
@@ -605,7 +626,11 @@ size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
                              atomic_load_explicit(&g_ready, memory_order_acquire),
                          1)) {
 #if SAFE_TRAMPOLINE
-        return cwi_safe_fast(dst, src, n, flags);
+        /* nested in another copy armed on this thread (from a signal
+         * handler): the general path, which keeps the chain of frames */
+        if (__builtin_expect(cwi_safe_tls == NULL, 1))
+            return cwi_safe_fast(dst, src, n,
+                                 SAFE_TAG_FAST | (flags & CW_ZERO_TAIL ? SAFE_TAG_ZERO : 0));
 #else
         struct safe_frame f;
         frame_init(&f, dst, src, n, flags);
