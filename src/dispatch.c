@@ -243,14 +243,24 @@ static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
 }
 #endif
 
-void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)
+static inline __attribute__((always_inline)) int copied_inline(void *dst, const void *src,
+                                                              size_t n)
 {
 #ifdef CWI_INLINE_MAX
     if (n <= CWI_INLINE_MAX) {
         copy_upto32(dst, src, n);
-        return dst;
+        return 1;
     }
+#else
+    (void)dst, (void)src, (void)n;
 #endif
+    return 0;
+}
+
+void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+    if (copied_inline(dst, src, n))
+        return dst;
     const struct cwi_impl *impl = atomic_load_explicit(&g_active, memory_order_acquire);
     if (__builtin_expect(impl == NULL, 0))
         return memcpy_first_use(dst, src, n);
@@ -268,12 +278,8 @@ static __attribute__((noinline, cold)) void *memmove_first_use(void *dst, const 
 
 void *cw_memmove(void *dst, const void *src, size_t n)
 {
-#ifdef CWI_INLINE_MAX
-    if (n <= CWI_INLINE_MAX) {
-        copy_upto32(dst, src, n);
+    if (copied_inline(dst, src, n))
         return dst;
-    }
-#endif
     const struct cwi_impl *impl = atomic_load_explicit(&g_active, memory_order_acquire);
     if (__builtin_expect(impl == NULL, 0))
         return memmove_first_use(dst, src, n);

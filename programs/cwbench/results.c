@@ -117,8 +117,7 @@ struct cwb_cell *cwb_results_add(struct cwb_results *r, const struct cwb_cell *p
 
 /* ---- atomic writing ---- */
 
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t cap, const char *fmt, ...)
+void cwb_set_err(char *err, size_t cap, const char *fmt, ...)
 {
     if (!err || cap == 0)
         return;
@@ -134,25 +133,25 @@ static int write_atomic(const struct cwb_results *r, const char *path, emit_fn e
                         char *err, size_t errcap)
 {
     if (!path || !*path) {
-        set_err(err, errcap, "no output file name");
+        cwb_set_err(err, errcap, "no output file name");
         return -1;
     }
     size_t len = strlen(path) + 32;
     char *tmp = malloc(len);
     if (!tmp) {
-        set_err(err, errcap, "%s: out of memory", path);
+        cwb_set_err(err, errcap, "%s: out of memory", path);
         return -1;
     }
     snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) {
-        set_err(err, errcap, "cannot write %s: %s", path, strerror(errno));
+        cwb_set_err(err, errcap, "cannot write %s: %s", path, strerror(errno));
         free(tmp);
         return -1;
     }
     FILE *f = fdopen(fd, "w");
     if (!f) {
-        set_err(err, errcap, "cannot write %s: %s", path, strerror(errno));
+        cwb_set_err(err, errcap, "cannot write %s: %s", path, strerror(errno));
         close(fd);
         unlink(tmp);
         free(tmp);
@@ -166,13 +165,13 @@ static int write_atomic(const struct cwb_results *r, const char *path, emit_fn e
         saved = errno;
     }
     if (bad) {
-        set_err(err, errcap, "cannot write %s: %s", path, strerror(saved ? saved : EIO));
+        cwb_set_err(err, errcap, "cannot write %s: %s", path, strerror(saved ? saved : EIO));
         unlink(tmp);
         free(tmp);
         return -1;
     }
     if (rename(tmp, path) != 0) {
-        set_err(err, errcap, "cannot write %s: %s", path, strerror(errno));
+        cwb_set_err(err, errcap, "cannot write %s: %s", path, strerror(errno));
         unlink(tmp);
         free(tmp);
         return -1;

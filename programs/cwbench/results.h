@@ -42,4 +42,9 @@ int cwb_results_read_json(struct cwb_results *r, const char *path, char *err, si
  * memory. */
 int cwb_cmd_compare(int argc, char **argv);
 
+/* Format an error message into err (cap bytes; nothing when err is NULL):
+ * shared by the results writers and the JSON reader. */
+__attribute__((format(printf, 3, 4)))
+void cwb_set_err(char *err, size_t cap, const char *fmt, ...);
+
 #endif

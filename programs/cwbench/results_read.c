@@ -11,16 +11,6 @@
 #define CWB_JSON_MAX_BYTES (512u << 20)
 #define CWB_JSON_MAX_DEPTH 64
 
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t cap, const char *fmt, ...)
-{
-    if (!err || cap == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-}
 
 /* Recursive descent over what emit_json writes, with
  * any JSON whitespace; unknown keys are skipped so newer files still
@@ -42,7 +32,7 @@ static int jfail(struct jp *j, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
-        set_err(j->err, j->errcap, "%s:%d: %s", j->file, j->line, msg);
+        cwb_set_err(j->err, j->errcap, "%s:%d: %s", j->file, j->line, msg);
         j->failed = 1;
     }
     return -1;
@@ -558,7 +548,7 @@ int cwb_results_read_json(struct cwb_results *r, const char *path, char *err, si
     cwb_results_free(r);
     FILE *f = fopen(path, "rb");
     if (!f) {
-        set_err(err, errcap, "%s: cannot open: %s", path, strerror(errno));
+        cwb_set_err(err, errcap, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
     size_t cap = 1 << 16, n = 0;
@@ -566,7 +556,7 @@ int cwb_results_read_json(struct cwb_results *r, const char *path, char *err, si
     for (;;) {
         if (!buf) {
             fclose(f);
-            set_err(err, errcap, "%s: out of memory", path);
+            cwb_set_err(err, errcap, "%s: out of memory", path);
             return -1;
         }
         n += fread(buf + n, 1, cap - n, f);
@@ -575,7 +565,7 @@ int cwb_results_read_json(struct cwb_results *r, const char *path, char *err, si
         if (cap >= CWB_JSON_MAX_BYTES) {
             free(buf);
             fclose(f);
-            set_err(err, errcap, "%s: larger than %u MiB", path, CWB_JSON_MAX_BYTES >> 20);
+            cwb_set_err(err, errcap, "%s: larger than %u MiB", path, CWB_JSON_MAX_BYTES >> 20);
             return -1;
         }
         char *t = realloc(buf, cap * 2);
@@ -588,7 +578,7 @@ int cwb_results_read_json(struct cwb_results *r, const char *path, char *err, si
     fclose(f);
     if (rd_err) {
         free(buf);
-        set_err(err, errcap, "%s: read error", path);
+        cwb_set_err(err, errcap, "%s: read error", path);
         return -1;
     }
     struct jp j = {buf, buf + n, path, 1, 0, 0, err, errcap};
