@@ -13,19 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *__memcpy_chk(void *dst, const void *src, size_t n, size_t dstlen);
-void *__memmove_chk(void *dst, const void *src, size_t n, size_t dstlen);
-void *__mempcpy_chk(void *dst, const void *src, size_t n, size_t dstlen);
-
-typedef void *(*copy_fn)(void *, const void *, size_t);
-typedef void *(*chk_fn)(void *, const void *, size_t, size_t);
-
-static copy_fn volatile p_memcpy = memcpy;
-static copy_fn volatile p_memmove = memmove;
-static copy_fn volatile p_mempcpy = mempcpy;
-static chk_fn volatile p_memcpy_chk = __memcpy_chk;
-static chk_fn volatile p_memmove_chk = __memmove_chk;
-static chk_fn volatile p_mempcpy_chk = __mempcpy_chk;
+#include "interposed.h"
 
 struct call {
     const char *fn;
