@@ -17,8 +17,10 @@
  * Larger copies align the destination and run a 4-vector loop, with the
  * unaligned first vector and last 4 vectors loaded up front and stored last.
  * The destination is always aligned for the loops, so the misaligned-store
- * penalty is paid at most twice per call, and rep movsb (whose AMD
- * misaligned-destination cliff glibc 2.36 falls into) is never used.
+ * penalty is paid at most twice per call. rep movsb (whose AMD
+ * misaligned-destination cliff glibc 2.36 falls into) runs only for
+ * 64-byte-aligned source and destination in the L2 range where it was
+ * measured to win (cwl_rep_movsb_wins).
  */
 #ifndef CW_COPY_LADDER_H
 #define CW_COPY_LADDER_H
@@ -366,6 +368,26 @@ CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf, int flu
 
 /* ---- the kernels (each returns dst: see cwi_copy_fn) ---- */
 
+/* rep movsb, only where it was measured to win on a fast-short-rep-mov CPU
+ * (Zen here): source AND destination 64-byte aligned, 32..256 KiB (the
+ * copy lives in the L2), 1-2% faster than the vector loop. With a
+ * misaligned source it was 8-10% slower, with a misaligned destination it
+ * falls off AMD's cliff, and below 32 KiB the loop wins (docs/RESULTS.md,
+ * optimization log). */
+#define CWL_REP_MIN ((size_t)32 << 10)
+#define CWL_REP_MAX ((size_t)256 << 10)
+
+CWL_INLINE int cwl_rep_movsb_wins(const cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    return n >= CWL_REP_MIN && n <= CWL_REP_MAX && (((uintptr_t)d | (uintptr_t)s) & 63) == 0 &&
+           cwi_info.fsrm && cwi_info.erms;
+}
+
+CWL_INLINE void cwl_rep_movsb(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+}
+
 static void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
 {
     cwl_u8 *d = dst;
@@ -374,6 +396,8 @@ static void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
         cwl_upto2(d, s, n);
     else if (n <= 8 * CWL_W)
         cwl_upto8(d, s, n);
+    else if (cwl_rep_movsb_wins(d, s, n))
+        cwl_rep_movsb(d, s, n);
     else if (cwl_aliases_fwd(d, s))
         cwl_bwd(d, s, n);
     else
