@@ -67,10 +67,8 @@ int cwb_cmd_ab(const struct cwb_opts *o)
             pool = want;
     }
     struct cwb_engine e;
-    if (cwb_engine_init(&e, pool, samples, o->quick ? 20e-6 : 100e-6, o->seed) != 0) {
-        fprintf(stderr, "cwbench: cannot allocate %zu MiB of buffers\n", 3 * pool >> 20);
+    if (cwb_engine_open(&e, pool, samples, o) != 0)
         return 1;
-    }
     struct cwb_results res;
     cwb_results_init(&res);
     cwb_common_meta(&res, o, "cwbench --ab");

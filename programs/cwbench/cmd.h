@@ -76,6 +76,10 @@ int cwb_pick_routines(const char *list, const char *const *deflt,
 
 /* Run metadata common to every subcommand (machine, seed, samples). */
 void cwb_common_meta(struct cwb_results *r, const struct cwb_opts *o, const char *command);
+/* cwb_engine_init with the usual minimum sample length (shorter with
+ * --quick); on failure prints the one-line error and returns 1, the
+ * subcommand's exit status, else 0. */
+int cwb_engine_open(struct cwb_engine *e, size_t pool, int samples, const struct cwb_opts *o);
 /* --json / --csv / --plot: 0, or 1 after printing the error. */
 int cwb_write_outputs(const struct cwb_results *r, const struct cwb_opts *o);
 /* Adds one cell of GB/s samples from a run. */

@@ -57,6 +57,15 @@ int cwb_pick_routines(const char *list, const char *const *deflt,
     return 0;
 }
 
+int cwb_engine_open(struct cwb_engine *e, size_t pool, int samples, const struct cwb_opts *o)
+{
+    if (cwb_engine_init(e, pool, samples, o->quick ? 20e-6 : 100e-6, o->seed) != 0) {
+        fprintf(stderr, "cwbench: cannot allocate 3 x %zu MiB of buffers\n", pool >> 20);
+        return 1;
+    }
+    return 0;
+}
+
 void cwb_common_meta(struct cwb_results *r, const struct cwb_opts *o, const char *command)
 {
     char buf[64];

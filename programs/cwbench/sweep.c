@@ -245,8 +245,9 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
     size_t nns = nst * al->n * nsz * nrt;
     double *ns = malloc(nns * sizeof *ns);
     struct cwb_engine e;
-    if (ns == NULL || cwb_engine_init(&e, pool, samples, o->quick ? 20e-6 : 100e-6, o->seed) != 0) {
-        fprintf(stderr, "cwbench: cannot allocate 3 x %zu MiB of buffers\n", pool >> 20);
+    if (ns == NULL || cwb_engine_open(&e, pool, samples, o) != 0) {
+        if (ns == NULL)
+            fprintf(stderr, "cwbench: out of memory\n");
         free(ns);
         free(al);
         return 1;
