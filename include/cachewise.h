@@ -46,7 +46,11 @@ extern "C" {
 /** Destination will be read soon: keep it cached, never stream. */
 #define CW_DST_REUSE 0x2u
 /** Source won't be read again: read it with non-temporal hints
- *  (prefetchnta) so the source doesn't evict other data either. */
+ *  (prefetchnta) so the source doesn't evict other data either. On x86 CPUs
+ *  with clflushopt, source lines are also evicted from the caches right
+ *  after they are read (prefetchnta alone did not keep them out of the L2
+ *  on the CPUs measured; docs/RESULTS.md): don't use it on a source that is
+ *  about to be read again. */
 #define CW_SRC_NOREUSE 0x4u
 /** Persist: flushcache copy followed by cw_drain(). */
 #define CW_PERSIST 0x8u
