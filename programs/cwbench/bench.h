@@ -44,6 +44,10 @@ size_t cwb_llc_bytes(void);
 /* 1 when perf_event_open can count cycles for this process; why[] says
  * why not otherwise. */
 int cwb_counters_available(char *why, size_t cap);
+/* Open one hardware counter (PERF_COUNT_HW_*) for this process, user space
+ * only (allowed at perf_event_paranoid <= 2 without privileges), close-on-
+ * exec. Returns the fd, or -1 with errno set. */
+int cwb_perf_open(uint64_t hw_config);
 
 /* ---- Memory -------------------------------------------------------------- */
 

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "cmd.h"
 #include "stats.h"
 
@@ -17,18 +18,22 @@ static const uint64_t events[CWB_N_COUNTERS] = {
     PERF_COUNT_HW_CPU_CYCLES, PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CACHE_MISSES,
 };
 
+int cwb_perf_open(uint64_t hw_config)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_HARDWARE;
+    a.config = hw_config;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
 int cwb_counters_open(struct cwb_counters *c)
 {
-    for (int i = 0; i < CWB_N_COUNTERS; i++) {
-        struct perf_event_attr a;
-        memset(&a, 0, sizeof a);
-        a.size = sizeof a;
-        a.type = PERF_TYPE_HARDWARE;
-        a.config = events[i];
-        a.exclude_kernel = 1;
-        a.exclude_hv = 1;
-        c->fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-    }
+    for (int i = 0; i < CWB_N_COUNTERS; i++)
+        c->fd[i] = cwb_perf_open(events[i]);
     if (c->fd[0] < 0) {
         cwb_counters_close(c);
         return -1;

@@ -7,7 +7,6 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,14 +73,7 @@ size_t cwb_llc_bytes(void)
 
 int cwb_counters_available(char *why, size_t cap)
 {
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = PERF_TYPE_HARDWARE;
-    a.config = PERF_COUNT_HW_CPU_CYCLES;
-    a.exclude_kernel = 1;
-    a.exclude_hv = 1;
-    long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    int fd = cwb_perf_open(PERF_COUNT_HW_CPU_CYCLES);
     if (fd < 0) {
         snprintf(why, cap, "perf_event_open(cycles): %s", strerror(errno));
         return 0;
@@ -89,8 +81,8 @@ int cwb_counters_available(char *why, size_t cap)
     for (unsigned i = 0; i < 100000; i++)
         __asm__ volatile("" : : : "memory");
     uint64_t v = 0;
-    ssize_t got = read((int)fd, &v, sizeof v);
-    close((int)fd);
+    ssize_t got = read(fd, &v, sizeof v);
+    close(fd);
     if (got != (ssize_t)sizeof v || v == 0) {
         snprintf(why, cap, "perf_event_open(cycles) opens but counts nothing (virtualised?)");
         return 0;

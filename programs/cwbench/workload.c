@@ -1,7 +1,7 @@
 /* `cwbench workload`: option parsing, dispatch to the workloads and the
  * helpers they share (figures, verdicts, result cells, counters). */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* syscall() for perf_event_open */
+#define _GNU_SOURCE
 #endif
 #include <errno.h>
 #include <limits.h>
@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -224,28 +222,15 @@ void cwb_wl_add_cell(struct cwb_results *r, const char *workload, const char *ro
     cwb_results_add(r, &proto, samples, cpu, n);
 }
 
-static int perf_open(uint32_t type, uint64_t config)
-{
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = type;
-    a.config = config;
-    /* user space only: allowed at perf_event_paranoid <= 2 without privileges */
-    a.exclude_kernel = 1;
-    a.exclude_hv = 1;
-    return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
 int cwb_wl_counters_open(struct cwb_wl_counters *c, char *why, size_t cap)
 {
-    c->fd_cycles = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+    c->fd_cycles = cwb_perf_open(PERF_COUNT_HW_CPU_CYCLES);
     if (c->fd_cycles < 0) {
         snprintf(why, cap, "perf_event_open(cycles): %s", strerror(errno));
         c->fd_misses = -1;
         return -1;
     }
-    c->fd_misses = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES);
+    c->fd_misses = cwb_perf_open(PERF_COUNT_HW_CACHE_MISSES);
     if (c->fd_misses < 0) {
         snprintf(why, cap, "perf_event_open(cache-misses): %s", strerror(errno));
         close(c->fd_cycles);
