@@ -143,7 +143,10 @@ CW_API int cw_safe_init(void);
  *  cachewise's: call this first in that handler with its three arguments.
  *  If the fault belongs to a cw_copy_safe() in progress on this thread it
  *  does not return (the copy resumes and reports the fault); otherwise it
- *  returns 0 and the program's handler continues. Async-signal-safe. */
+ *  returns 0 and the program's handler continues. ucontext must be the
+ *  handler's third argument (SA_SIGINFO): on x86-64 Linux the copy resumes
+ *  with the registers saved there, and with NULL nothing is claimed.
+ *  Async-signal-safe. */
 CW_API int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext);
 
 /* ---- Implementations and information ------------------------------------- */

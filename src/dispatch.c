@@ -24,8 +24,8 @@ const struct cwi_impl *const cwi_impls[] = {
 
 struct cw_info cwi_info;
 
-static _Atomic(const struct cwi_impl *) g_active;
-static size_t g_nt_threshold = SIZE_MAX; /* written once, before g_active */
+_Atomic(const struct cwi_impl *) cwi_active_row;
+static size_t g_nt_threshold = SIZE_MAX; /* written once, before cwi_active_row */
 static uint32_t g_features;
 static const char *g_runnable[N_IMPLS + 1];
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -142,7 +142,7 @@ static void init_once(void)
         }
     }
     in->impl = best->name;
-    atomic_store_explicit(&g_active, best, memory_order_release);
+    atomic_store_explicit(&cwi_active_row, best, memory_order_release);
 
     if (env_verbose()) {
         char line[256];
@@ -171,10 +171,10 @@ __attribute__((constructor)) static void cwi_init_at_load(void)
 
 static inline const struct cwi_impl *active(void)
 {
-    const struct cwi_impl *impl = atomic_load_explicit(&g_active, memory_order_acquire);
+    const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
     if (__builtin_expect(impl == NULL, 0)) {
         cwi_init();
-        impl = atomic_load_explicit(&g_active, memory_order_acquire);
+        impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
     }
     return impl;
 }
@@ -261,7 +261,7 @@ void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
     if (copied_inline(dst, src, n))
         return dst;
-    const struct cwi_impl *impl = atomic_load_explicit(&g_active, memory_order_acquire);
+    const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
     if (__builtin_expect(impl == NULL, 0))
         return memcpy_first_use(dst, src, n);
     if (__builtin_expect(n >= g_nt_threshold, 0))
@@ -280,7 +280,7 @@ void *cw_memmove(void *dst, const void *src, size_t n)
 {
     if (copied_inline(dst, src, n))
         return dst;
-    const struct cwi_impl *impl = atomic_load_explicit(&g_active, memory_order_acquire);
+    const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
     if (__builtin_expect(impl == NULL, 0))
         return memmove_first_use(dst, src, n);
     if (__builtin_expect(n >= g_nt_threshold, 0) && disjoint(dst, src, n))
@@ -376,10 +376,10 @@ int cw_impl_select(const char *name)
         errno = ENOTSUP;
         return -1;
     }
-    /* the lock keeps g_active and the info fields describing the same
+    /* the lock keeps cwi_active_row and the info fields describing the same
      * implementation when threads select concurrently */
     pthread_mutex_lock(&g_select_lock);
-    atomic_store_explicit(&g_active, impl, memory_order_release);
+    atomic_store_explicit(&cwi_active_row, impl, memory_order_release);
     cwi_info.impl = impl->name;
     cwi_info.impl_source = "api";
     pthread_mutex_unlock(&g_select_lock);

@@ -93,6 +93,9 @@ CWI_HIDDEN void cwi_config_error(const char *fmt, ...) __attribute__((format(pri
 CWI_HIDDEN void cwi_init(void);
 CWI_HIDDEN extern struct cw_info cwi_info;
 CWI_HIDDEN const struct cwi_impl *cwi_active(void);
+/* The active row itself, NULL before initialisation (cwi_active() reads it
+ * with acquire). cw_copy_safe's trampoline calls through it directly. */
+CWI_HIDDEN extern _Atomic(const struct cwi_impl *) cwi_active_row;
 
 /* ---- Cache-line flushing (x86: src/x86/flush.c; elsewhere a no-op) ---- */
 /* Write back the line containing p (clwb, else clflushopt, else clflush,

@@ -5,14 +5,16 @@
  * The kernel finds the faulting instruction in an exception table; userspace
  * has no such table, so each copy arms a per-thread recovery point and the
  * SIGSEGV/SIGBUS handler resumes there. On x86-64 the recovery point is a
- * small assembly trampoline (save the callee-saved registers, publish a
- * frame, call the copy kernel): the handler points the interrupted context
- * at the trampoline's exit and returns, so sigreturn restores the signal
- * mask and FPU state as for any handler. sigsetjmp would cost 10-20 ns per
- * call here (it stores and mangles every register); the trampoline costs a
- * few, which matters because a 4 KiB copy in L1 is bound by store
- * throughput and takes about 40 ns. Elsewhere, and under sanitizers (which
- * must see the jump), sigsetjmp(env, 0) and siglongjmp are used.
+ * small assembly trampoline (src/x86/safe_trampoline.S: publish a frame,
+ * call the copy kernel): the handler points the interrupted context at the
+ * trampoline's exit and returns, so sigreturn restores the signal mask and
+ * FPU state as for any handler. sigsetjmp would cost 10-20 ns per call here
+ * (it stores and mangles every register); the trampoline's common case
+ * adds three stores, which matters because a 4 KiB copy in L1 is bound by
+ * store throughput and takes about 40 ns. Its callee-saved registers need
+ * no saving where the kernels are built never to touch them (GCC's
+ * -ffixed-<reg>, src/CMakeLists.txt). Elsewhere, and under sanitizers
+ * (which must see the jump), sigsetjmp(env, 0) and siglongjmp are used.
  *
  * A copy that faults is redone by a slow path that can say where the first
  * inaccessible byte is: the vector kernels touch bytes out of order
@@ -77,16 +79,24 @@ _Static_assert(offsetof(struct cwi_impl, copy) == 16, "the trampoline's cwi_impl
 /* The slow path after a fault (below); not static: the trampoline calls it. */
 CWI_HIDDEN size_t cwi_safe_recover(struct safe_frame *f);
 
-/* The copy armed on this thread. initial-exec: reading it in the handler is
- * one %fs-relative load, never a __tls_get_addr call (which may allocate:
- * not async-signal-safe). One pointer only, so dlopen's small static-TLS
- * reserve is enough. Not static: the trampolines refer to it by name.
- * cwi_safe_fast stores only what the handler cannot know otherwise: its
- * frame pointer is tagged (SAFE_TAG_FAST, SAFE_TAG_ZERO) instead of storing
- * rsp, prev (always NULL: a nested call takes the other path) and flags,
- * which claim() fills in. */
-CWI_HIDDEN __thread struct safe_frame *volatile cwi_safe_tls
-    __attribute__((tls_model("initial-exec")));
+/* This thread's armed copy. initial-exec: reading it in the handler is one
+ * %fs-relative load, never a __tls_get_addr call (which may allocate: not
+ * async-signal-safe); 16 bytes, so dlopen's small static-TLS reserve is
+ * enough. Not static: the trampolines refer to it by name.
+ * armed: NULL, or the frame of the innermost armed copy. cwi_safe_fast
+ * stores only what the handler cannot know otherwise, the fewest stores a
+ * store-bound copy can pay: src and n in its frame, then, in one 16-byte
+ * store, dst here and its frame pointer tagged (SAFE_TAG_FAST,
+ * SAFE_TAG_ZERO) in armed. prev (always NULL: a nested call takes the
+ * general path), flags and dst are put in the frame by claim(). */
+struct safe_tls {
+    struct safe_frame *volatile armed;
+    volatile uintptr_t fast_dst;
+};
+_Static_assert(offsetof(struct safe_tls, armed) == 0 && offsetof(struct safe_tls, fast_dst) == 8,
+               "the trampolines' thread block layout");
+CWI_HIDDEN __thread struct safe_tls cwi_safe_tls
+    __attribute__((tls_model("initial-exec"), aligned(16)));
 
 /* frames are 8-byte aligned (uintptr_t members), so two low bits are free */
 enum { SAFE_TAG_FAST = 1, SAFE_TAG_ZERO = 2, SAFE_TAG_MASK = 3 };
@@ -162,121 +172,16 @@ static void restore_interrupted_state(int sig, void *ucontext)
 }
 
 #if SAFE_TRAMPOLINE
-/* int cwi_safe_call(frame, op, hints): arms the frame, calls
- * op(frame->dst, frame->src, frame->n, hints) (op NULL: the active
- * implementation's temporal copy), disarms; returns 0. After a fault the
- * handler resumes at cwi_safe_landing with the stack pointer saved here, and
- * the same epilogue restores the callee-saved registers (op may have changed
- * them before it faulted) and returns 1. The arguments come from the frame
- * so that the C caller keeps nothing live in registers across the call.
- * The stack stays 16-byte aligned at the calls (6 pushes + 8). */
+/* In src/x86/safe_trampoline.S. cwi_safe_call arms f (any copy), calls
+ * op(f->dst, f->src, f->n, hints) (op NULL: the active row's temporal
+ * copy), disarms, and returns 0, or 1 after a fault (resumed at
+ * cwi_safe_landing). cwi_safe_fast is cw_copy_safe's common case; after a
+ * fault it returns cwi_safe_recover() (resumed at cwi_safe_fast_landing). */
 CWI_HIDDEN int cwi_safe_call(struct safe_frame *f, safe_op op, unsigned hints);
 CWI_HIDDEN void cwi_safe_landing(void);
-__asm__(".macro cwi_save_callee_saved\n"
-        "  .irp r, rbx, rbp, r12, r13, r14, r15\n"
-        "  push %\\r\n  .cfi_adjust_cfa_offset 8\n  .cfi_rel_offset %\\r, 0\n"
-        "  .endr\n"
-        ".endm\n"
-        ".macro cwi_restore_callee_saved\n"
-        "  .irp r, r15, r14, r13, r12, rbp, rbx\n"
-        "  pop %\\r\n  .cfi_adjust_cfa_offset -8\n"
-        "  .endr\n"
-        ".endm\n"
-        ".text\n"
-        ".p2align 4\n"
-        ".globl cwi_safe_call\n"
-        ".hidden cwi_safe_call\n"
-        ".type cwi_safe_call, @function\n"
-        "cwi_safe_call:\n"
-        "  .cfi_startproc\n"
-        "  cwi_save_callee_saved\n"
-        "  sub $8, %rsp\n  .cfi_adjust_cfa_offset 8\n"
-        "  mov %rsp, (%rdi)\n"
-        "  mov %rdi, %rbx\n"
-        "  mov %rsi, %r12\n"
-        "  mov %edx, %r13d\n"
-        "  mov cwi_safe_tls@gottpoff(%rip), %r14\n"
-        "  mov %rdi, %fs:(%r14)\n"     /* armed */
-        "  test %r12, %r12\n"
-        "  jnz 1f\n"
-        "  call cwi_active\n"
-        "  mov 16(%rax), %r12\n"       /* ->copy */
-        "1:\n"
-        "  mov 16(%rbx), %rdi\n"
-        "  mov 24(%rbx), %rsi\n"
-        "  mov 32(%rbx), %rdx\n"
-        "  mov %r13d, %ecx\n"
-        "  call *%r12\n"
-        "  mov 8(%rbx), %rax\n"
-        "  mov %rax, %fs:(%r14)\n"     /* disarmed */
-        "  xor %eax, %eax\n"
-        ".Lcwi_safe_out:\n"
-        "  add $8, %rsp\n  .cfi_adjust_cfa_offset -8\n"
-        "  cwi_restore_callee_saved\n"
-        "  ret\n"
-        "  .cfi_endproc\n"
-        ".size cwi_safe_call, .-cwi_safe_call\n"
-        ".p2align 4\n"
-        ".globl cwi_safe_landing\n"
-        ".hidden cwi_safe_landing\n"
-        ".type cwi_safe_landing, @function\n"
-        "cwi_safe_landing:\n"
-        "  mov $1, %eax\n"
-        "  jmp .Lcwi_safe_out\n"
-        ".size cwi_safe_landing, .-cwi_safe_landing\n");
-
-/* size_t cwi_safe_fast(dst, src, n, tag): cw_copy_safe's common case (flags
- * 0 or CW_ZERO_TAIL, below the streaming threshold, not nested in another
- * armed copy) in one frame. A 4 KiB copy in L1 is bound by store
- * throughput and each 8-byte store here costs about half a cycle of it, so:
- * cw_memcpy is called with the arguments untouched (the temporal kernel in
- * one jump; cwi_active() would cost a call and reloads; through the GOT, so
- * an interposed cw_memcpy runs armed); the callee-saved registers are
- * saved but read back only after a fault (a kernel that returns preserved
- * them); of the frame only dst/src/n are stored (see cwi_safe_tls).
- * Stack: the frame (56 bytes), rbx, rbp, r12..r15, the return address;
- * %rsp 16-byte aligned at the call. cwi_safe_fast_landing (resumed with
- * %rsp as here) restores the registers and returns cwi_safe_recover(). */
 CWI_HIDDEN size_t cwi_safe_fast(void *dst, const void *src, size_t n, uintptr_t tag);
 CWI_HIDDEN void cwi_safe_fast_landing(void);
-__asm__(".text\n"
-        ".p2align 4\n"
-        ".globl cwi_safe_fast\n"
-        ".hidden cwi_safe_fast\n"
-        ".type cwi_safe_fast, @function\n"
-        "cwi_safe_fast:\n"
-        "  .cfi_startproc\n"
-        "  sub $104, %rsp\n  .cfi_adjust_cfa_offset 104\n"
-        "  mov %rbx, 56(%rsp)\n  mov %rbp, 64(%rsp)\n"
-        "  mov %r12, 72(%rsp)\n  mov %r13, 80(%rsp)\n"
-        "  mov %r14, 88(%rsp)\n  mov %r15, 96(%rsp)\n"
-        "  mov %rdi, 16(%rsp)\n"
-        "  mov %rsi, 24(%rsp)\n"
-        "  mov %rdx, 32(%rsp)\n"
-        "  or %rsp, %rcx\n"
-        "  mov cwi_safe_tls@gottpoff(%rip), %r8\n"
-        "  mov %rcx, %fs:(%r8)\n"             /* armed */
-        "  call *cw_memcpy@GOTPCREL(%rip)\n"
-        "  mov cwi_safe_tls@gottpoff(%rip), %r8\n"
-        "  movq $0, %fs:(%r8)\n"              /* disarmed */
-        "  xor %eax, %eax\n"
-        ".Lcwi_safe_fast_out:\n"
-        "  add $104, %rsp\n  .cfi_adjust_cfa_offset -104\n"
-        "  ret\n"
-        "  .cfi_endproc\n"
-        ".size cwi_safe_fast, .-cwi_safe_fast\n"
-        ".p2align 4\n"
-        ".globl cwi_safe_fast_landing\n"
-        ".hidden cwi_safe_fast_landing\n"
-        ".type cwi_safe_fast_landing, @function\n"
-        "cwi_safe_fast_landing:\n"
-        "  mov 56(%rsp), %rbx\n  mov 64(%rsp), %rbp\n"
-        "  mov 72(%rsp), %r12\n  mov 80(%rsp), %r13\n"
-        "  mov 88(%rsp), %r14\n  mov 96(%rsp), %r15\n"
-        "  mov %rsp, %rdi\n"
-        "  call cwi_safe_recover\n"
-        "  jmp .Lcwi_safe_fast_out\n"
-        ".size cwi_safe_fast_landing, .-cwi_safe_fast_landing\n");
+CWI_HIDDEN __attribute__((noreturn)) void cwi_safe_resume(const uintptr_t regs[8]);
 
 /* Where the handler resumes a claimed fault: the fast path's frame sits at
  * its own stack pointer. */
@@ -295,9 +200,14 @@ static uintptr_t resume_sp(const struct safe_frame *f)
  * disarms (anything faulting from here on is not this copy's). */
 static struct safe_frame *claim(int sig, const siginfo_t *si)
 {
-    uintptr_t armed_ptr = (uintptr_t)cwi_safe_tls;
+    uintptr_t armed_ptr = (uintptr_t)cwi_safe_tls.armed;
     struct safe_frame *f = (struct safe_frame *)(armed_ptr & ~(uintptr_t)SAFE_TAG_MASK);
-    if (f == NULL || si == NULL || (sig != SIGSEGV && sig != SIGBUS) || !fault_is_ours(f, si))
+    if (f == NULL || si == NULL || (sig != SIGSEGV && sig != SIGBUS))
+        return NULL;
+    /* the fast frame's own space: written whether or not the fault is ours */
+    if (armed_ptr & SAFE_TAG_FAST)
+        f->dst = cwi_safe_tls.fast_dst;
+    if (!fault_is_ours(f, si))
         return NULL;
     if (armed_ptr & SAFE_TAG_FAST) {
         f->prev = NULL;
@@ -305,12 +215,17 @@ static struct safe_frame *claim(int sig, const siginfo_t *si)
         f->fast = 1;
     }
     f->fault_addr = (uintptr_t)si->si_addr;
-    cwi_safe_tls = f->prev;
+    cwi_safe_tls.armed = f->prev;
     return f;
 }
 
 int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext)
 {
+#if SAFE_TRAMPOLINE
+    /* the callee-saved registers to resume with are in the context only */
+    if (ucontext == NULL)
+        return 0;
+#endif
     struct safe_frame *f = claim(sig, siginfo);
     if (f == NULL)
         return 0;
@@ -319,12 +234,12 @@ int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext)
     restore_interrupted_state(sig, ucontext);
     errno = saved_errno;
 #if SAFE_TRAMPOLINE
-    __asm__ volatile("mov %0, %%rsp\n\t"
-                     "jmp *%1"
-                     :
-                     : "r"(resume_sp(f)), "r"(landing_for(f))
-                     : "memory");
-    __builtin_unreachable();
+    const greg_t *g = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
+    const uintptr_t regs[8] = {resume_sp(f), landing_for(f),
+                               (uintptr_t)g[REG_RBX], (uintptr_t)g[REG_RBP],
+                               (uintptr_t)g[REG_R12], (uintptr_t)g[REG_R13],
+                               (uintptr_t)g[REG_R14], (uintptr_t)g[REG_R15]};
+    cwi_safe_resume(regs);
 #else
     siglongjmp(f->env, 1);
 #endif
@@ -467,9 +382,9 @@ __attribute__((noinline)) static int armed(struct safe_frame *f, safe_op op, uns
 {
     if (sigsetjmp(f->env, 0) != 0)
         return -1;
-    cwi_safe_tls = f;
+    cwi_safe_tls.armed = f;
     (op != NULL ? op : cwi_copy_hinted)((void *)f->dst, (const void *)f->src, f->n, hints);
-    cwi_safe_tls = f->prev;
+    cwi_safe_tls.armed = f->prev;
     return 0;
 }
 #endif
@@ -581,7 +496,7 @@ __attribute__((noinline, cold)) size_t cwi_safe_recover(struct safe_frame *f)
 static void frame_init(struct safe_frame *f, void *dst, const void *src, size_t n,
                        unsigned flags)
 {
-    f->prev = cwi_safe_tls;
+    f->prev = cwi_safe_tls.armed;
     f->dst = (uintptr_t)dst;
     f->src = (uintptr_t)src;
     f->n = n;
@@ -628,7 +543,7 @@ size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
 #if SAFE_TRAMPOLINE
         /* nested in another copy armed on this thread (from a signal
          * handler): the general path, which keeps the chain of frames */
-        if (__builtin_expect(cwi_safe_tls == NULL, 1))
+        if (__builtin_expect(cwi_safe_tls.armed == NULL, 1))
             return cwi_safe_fast(dst, src, n,
                                  SAFE_TAG_FAST | (flags & CW_ZERO_TAIL ? SAFE_TAG_ZERO : 0));
 #else

@@ -3,7 +3,7 @@
 # their full output (with date and load) go to docs/results/<topic>.txt.
 #   bash docs/results/measure.sh [BUILD_DIR] [topic...]
 # BUILD_DIR defaults to ./build (cmake -S . -B build && cmake --build build).
-# Topics: default issue2 t1 t2 t3 t4 t5 t6 t8 (default: all). t3 reads the
+# Topics: default issue2 t1 t2 t3 t4 t5 t6 t8 safe (default: all). t3 reads the
 # fleet distributions from ../shared/data/memcpy-sizes when present.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -11,7 +11,7 @@ BUILD=${1:-$ROOT/build}
 shift || true
 CWB=$BUILD/programs/cwbench
 OUT=$ROOT/docs/results
-TOPICS=${*:-default issue2 t1 t2 t3 t4 t5 t6 t8}
+TOPICS=${*:-default issue2 t1 t2 t3 t4 t5 t6 t8 safe}
 [ -x "$CWB" ] || { echo "no $CWB: build first" >&2; exit 2; }
 
 run() { # run TOPIC cmd...
@@ -77,6 +77,12 @@ for t in $TOPICS; do
         cp "$base/first.json" "$OUT/t8-first.json"; cp "$base/final.json" "$OUT/t8-final.json"
         git -C "$ROOT" worktree remove --force "$base/src" >/dev/null 2>&1
         rm -rf "$base" ;;
+    safe)
+        # cw_copy_safe's cost (issue 5): three runs, the host drifts between them
+        for seed in 1 2 3; do
+            run safe --ab cw_memcpy cw_copy_safe --size 16 --size 256 --size 4K --size 16K \
+                --size 64K --size 1M --samples 20 --seed $seed --pin 1
+        done ;;
     *) echo "unknown topic $t" >&2 ;;
     esac
 done

@@ -25,7 +25,6 @@
 #ifndef CW_COPY_LADDER_H
 #define CW_COPY_LADDER_H
 
-#include <cpuid.h>
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -62,20 +61,13 @@ typedef uint32_t cwl_u32 __attribute__((may_alias, aligned(1)));
 
 enum { CWL_PF_NONE, CWL_PF_T0, CWL_PF_NTA };
 
-/* clflushopt is not part of any row's required features: looked up once
- * (CPUID.7.0:EBX bit 23). Without it the source is only prefetched NTA:
- * clflush is ordered against every store and would cost far more. */
-static int cwl_clflushopt_state = -1;
-
+/* clflushopt is not part of any row's required features: the detected
+ * feature (0 before initialisation: then the source is only prefetched NTA).
+ * Without it, clflush would be ordered against every store and cost far
+ * more. No CPUID here: these kernels run with rbx reserved (cw_copy_safe). */
 CWL_INLINE int cwl_have_clflushopt(void)
 {
-    int v = __atomic_load_n(&cwl_clflushopt_state, __ATOMIC_RELAXED);
-    if (v < 0) {
-        unsigned a, b, c, d;
-        v = __get_cpuid_count(7, 0, &a, &b, &c, &d) && ((b >> 23) & 1);
-        __atomic_store_n(&cwl_clflushopt_state, v, __ATOMIC_RELAXED);
-    }
-    return v;
+    return cwi_info.clflushopt;
 }
 
 /* Evicts a source line already read (so its page is mapped: no new fault
