@@ -63,18 +63,37 @@ for t in $TOPICS; do
         run t6 --ab pmem_memcpy_nt cw_memcpy_flushcache --size 8 --size 16 --size 32 --size 64 \
             --size 96 --size 128 --size 256 --size 1K --size 4K --state random --samples 15 --pin 1 ;;
     t8)
-        # the first build with real kernels (c455d41) against this one, same sweep
+        # The first landed build (acedd40, the end of session 1) against this
+        # one, same sweep, alternated twice (base, final, base, final), plus
+        # the same-build control (base vs base): on this shared host a cell
+        # counts as a regression only when it is significantly slower in both
+        # pairs; the control shows how many cells drift alone flags.
         base=$(mktemp -d)
-        git -C "$ROOT" worktree add -f "$base/src" c455d41 >/dev/null 2>&1 &&
+        git -C "$ROOT" worktree add -f "$base/src" acedd40 >/dev/null 2>&1 &&
             cmake -S "$base/src" -B "$base/build" -DCW_BUILD_TESTS=OFF >/dev/null &&
             cmake --build "$base/build" -j2 --target cwbench >/dev/null || { echo "base build failed" >>"$OUT/t8.txt"; continue; }
         args=(sweep --routines cw_memcpy,cw_memcpy_nt,cw_memcpy_flushcache,cw_memmove
               --sizes 64,256,1K,4K,16K,64K,256K,1M,4M,16M,64M --states hot,random --samples 10 --pin 1)
         CWB_SAVE=$CWB
-        CWB=$base/build/programs/cwbench run t8 "${args[@]}" --json "$base/first.json"
-        CWB=$CWB_SAVE run t8 "${args[@]}" --json "$base/final.json"
-        run t8 compare "$base/first.json" "$base/final.json"
-        cp "$base/first.json" "$OUT/t8-first.json"; cp "$base/final.json" "$OUT/t8-final.json"
+        for r in 1 2; do
+            CWB=$base/build/programs/cwbench run t8 "${args[@]}" --json "$base/first$r.json"
+            CWB=$CWB_SAVE run t8 "${args[@]}" --json "$base/final$r.json"
+        done
+        for r in 1 2; do run t8 compare "$base/first$r.json" "$base/final$r.json"; done
+        run t8 compare "$base/first1.json" "$base/first2.json"
+        {
+            echo "=================================================================="
+            echo "### cells significantly slower in both alternated pairs (regressions):"
+            sed -n '/^\$ cwbench compare .*first1.json .*final1.json/,/^### exit/p' "$OUT/t8.txt" |
+                grep -E '^  sweep .*: slower' | sed 's/: slower.*//' | sort >"$base/s1"
+            sed -n '/^\$ cwbench compare .*first2.json .*final2.json/,/^### exit/p' "$OUT/t8.txt" |
+                grep -E '^  sweep .*: slower' | sed 's/: slower.*//' | sort >"$base/s2"
+            comm -12 "$base/s1" "$base/s2"
+            echo "### ($(wc -l <"$base/s1") and $(wc -l <"$base/s2") in each pair," \
+                "$(sed -n '/^\$ cwbench compare .*first1.json .*first2.json/,/^### exit/p' "$OUT/t8.txt" |
+                grep -cE '^  sweep .*: slower') in the same-build control)"
+        } >>"$OUT/t8.txt"
+        cp "$base/first2.json" "$OUT/t8-first.json"; cp "$base/final2.json" "$OUT/t8-final.json"
         git -C "$ROOT" worktree remove --force "$base/src" >/dev/null 2>&1
         rm -rf "$base" ;;
     safe)
