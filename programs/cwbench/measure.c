@@ -167,17 +167,70 @@ static int verify_one(const unsigned char *d, const unsigned char *s, size_t n, 
 
 struct sample { double wall, cpu; double bytes; };
 
-static void batch_hot(void *(*fn)(void *, const void *, size_t), unsigned char *d,
-                      const unsigned char *s, size_t n, size_t k)
-{
-    for (size_t i = 0; i < k; i++)
-        fn(d, s, n);
-}
+/* The timed loops. Each routine measured in one cell calls through its own
+ * copy of them (site = its index in the cell, modulo CWB_SITES): with one
+ * shared call site the indirect branch alternates between routines from
+ * batch to batch, and the predictor state it leaves behind favoured one
+ * routine or the other for a whole process (256 B hot: glibc 59 GB/s and
+ * cw_memcpy 69, or 75 and 55, from one process to the next; docs/RESULTS.md
+ * section 2). A program's own call sites are monomorphic; so are these. */
+#define CWB_SITES 8
+typedef void *(*copy_fn)(void *, const void *, size_t);
+typedef void (*hot_loop)(copy_fn, unsigned char *, const unsigned char *, size_t, size_t);
+typedef void (*cold_loop)(copy_fn, unsigned char *, const unsigned char *, size_t, size_t,
+                          size_t, size_t, size_t);
+typedef void (*replay_loop)(copy_fn, unsigned char *, const unsigned char *,
+                            const struct cwb_call *, size_t, size_t);
+
+#define CWB_LOOPS(N)                                                                          \
+    __attribute__((noinline, aligned(64))) static void hot_##N(                              \
+        copy_fn fn, unsigned char *d, const unsigned char *s, size_t n, size_t k)            \
+    {                                                                                        \
+        for (size_t i = 0; i < k; i++)                                                       \
+            fn(d, s, n);                                                                     \
+        __asm__ volatile("" ::: "memory"); /* keep the copies apart from each other */       \
+    }                                                                                        \
+    __attribute__((noinline, aligned(64))) static void cold_##N(                             \
+        copy_fn fn, unsigned char *db, const unsigned char *sb, size_t n, size_t k,          \
+        size_t stride, size_t nslots, size_t slot)                                           \
+    {                                                                                        \
+        for (size_t i = 0; i < k; i++) {                                                     \
+            fn(db + slot * stride, sb + slot * stride, n);                                   \
+            if (++slot == nslots)                                                            \
+                slot = 0;                                                                    \
+        }                                                                                    \
+        __asm__ volatile("" ::: "memory");                                                   \
+    }                                                                                        \
+    __attribute__((noinline, aligned(64))) static void replay_##N(                           \
+        copy_fn fn, unsigned char *db, const unsigned char *sb, const struct cwb_call *calls, \
+        size_t nc, size_t k)                                                                 \
+    {                                                                                        \
+        for (size_t i = 0, j = 0; i < k; i++) {                                              \
+            fn(db + calls[j].doff, sb + calls[j].soff, calls[j].n);                          \
+            if (++j == nc)                                                                   \
+                j = 0;                                                                       \
+        }                                                                                    \
+        __asm__ volatile("" ::: "memory");                                                   \
+    }
+CWB_LOOPS(0)
+CWB_LOOPS(1)
+CWB_LOOPS(2)
+CWB_LOOPS(3)
+CWB_LOOPS(4)
+CWB_LOOPS(5)
+CWB_LOOPS(6)
+CWB_LOOPS(7)
+static const hot_loop hot_loops[CWB_SITES] = {hot_0, hot_1, hot_2, hot_3,
+                                              hot_4, hot_5, hot_6, hot_7};
+static const cold_loop cold_loops[CWB_SITES] = {cold_0, cold_1, cold_2, cold_3,
+                                                cold_4, cold_5, cold_6, cold_7};
+static const replay_loop replay_loops[CWB_SITES] = {replay_0, replay_1, replay_2, replay_3,
+                                                    replay_4, replay_5, replay_6, replay_7};
 
 /* Runs k calls of rt and verifies them. Returns 0, or -1 with err set. */
 static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const struct geom *g,
-                      const struct cwb_routine *rt, size_t k, struct sample *out, char *err,
-                      size_t cap)
+                      const struct cwb_routine *rt, size_t site, size_t k, struct sample *out,
+                      char *err, size_t cap)
 {
     double t0, t1, c0, c1;
     out->bytes = 0;
@@ -187,7 +240,7 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
         poison(d, sp->size, g->nt_poison);
         c0 = cwb_cpu_now();
         t0 = cwb_now();
-        batch_hot(rt->fn, d, s, sp->size, k);
+        hot_loops[site % CWB_SITES](rt->fn, d, s, sp->size, k);
         _mm_sfence();
         t1 = cwb_now();
         c1 = cwb_cpu_now();
@@ -202,18 +255,12 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
             size_t slot = (first + i) % g->nslots;
             poison(e->dst + DST_BASE + slot * g->stride + sp->dst_off, sp->size, 1);
         }
-        void *(*fn)(void *, const void *, size_t) = rt->fn;
         size_t n = sp->size, stride = g->stride, nslots = g->nslots;
         unsigned char *db = e->dst + DST_BASE + sp->dst_off;
         const unsigned char *sb = e->src + SRC_BASE + sp->src_off;
         c0 = cwb_cpu_now();
         t0 = cwb_now();
-        size_t slot = first % nslots;
-        for (size_t i = 0; i < k; i++) {
-            fn(db + slot * stride, sb + slot * stride, n);
-            if (++slot == nslots)
-                slot = 0;
-        }
+        cold_loops[site % CWB_SITES](rt->fn, db, sb, n, k, stride, nslots, first % nslots);
         _mm_sfence();
         t1 = cwb_now();
         c1 = cwb_cpu_now();
@@ -231,14 +278,9 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
         size_t nc = sp->n_calls;
         memset(db - GUARD, POISON, sp->region + 2 * GUARD);
         memset(rb - GUARD, POISON, sp->region + 2 * GUARD);
-        void *(*fn)(void *, const void *, size_t) = rt->fn;
         c0 = cwb_cpu_now();
         t0 = cwb_now();
-        for (size_t i = 0, j = 0; i < k; i++) {
-            fn(db + calls[j].doff, sb + calls[j].soff, calls[j].n);
-            if (++j == nc)
-                j = 0;
-        }
+        replay_loops[site % CWB_SITES](rt->fn, db, sb, calls, nc, k);
         _mm_sfence();
         t1 = cwb_now();
         c1 = cwb_cpu_now();
@@ -266,7 +308,8 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
  * batch until a sample lasts min_sample and the per-call time settles
  * (moves < 2% between doublings) or the batch reaches max_sample. */
 static int calibrate(struct cwb_engine *e, const struct cwb_spec *sp, const struct geom *g,
-                     const struct cwb_routine *rt, struct cwb_run *run, size_t *k_out)
+                     const struct cwb_routine *rt, size_t site, struct cwb_run *run,
+                     size_t *k_out)
 {
     /* One checked call first: a routine returning NULL did not copy. */
     unsigned char *d = e->dst + DST_BASE, *s = e->src + SRC_BASE;
@@ -288,7 +331,7 @@ static int calibrate(struct cwb_engine *e, const struct cwb_spec *sp, const stru
     double prev = 0;
     for (int iter = 0; iter < 40; iter++) {
         struct sample smp;
-        if (run_sample(e, sp, g, rt, k, &smp, run->err, sizeof run->err) != 0) {
+        if (run_sample(e, sp, g, rt, site, k, &smp, run->err, sizeof run->err) != 0) {
             run->failed = 1;
             return -1;
         }
@@ -382,7 +425,7 @@ static int measure(struct cwb_engine *e, const struct cwb_spec *specs, size_t ea
     cwb_shuffle(order, nrt, &e->rng);
     for (size_t j = 0; j < nrt; j++) {
         size_t i = order[j];
-        if (!out[i].failed && calibrate(e, &specs[i * each], &g[i], rt[i], &out[i], &k[i]) == 0)
+        if (!out[i].failed && calibrate(e, &specs[i * each], &g[i], rt[i], i, &out[i], &k[i]) == 0)
             out[i].calls = k[i];
     }
     for (int s = 0; s < e->samples; s++) {
@@ -398,7 +441,7 @@ static int measure(struct cwb_engine *e, const struct cwb_spec *specs, size_t ea
              * the routine: take it again (twice at most), and flag it if
              * the machine never lets it run undisturbed. */
             for (int attempt = 0; attempt < 3; attempt++) {
-                if (run_sample(e, &specs[i * each], &g[i], rt[i], k[i], &smp, r->err,
+                if (run_sample(e, &specs[i * each], &g[i], rt[i], i, k[i], &smp, r->err,
                                sizeof r->err) != 0) {
                     r->failed = 1;
                     break;
