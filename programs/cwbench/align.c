@@ -48,16 +48,29 @@ static int add_pair(const char *opt, struct cwb_aligns *a, int s, int d)
     return 0;
 }
 
+/* Walks a comma-separated list from *cursor (NULL: the end): 1 with
+ * [*item, *stop) the next item, 0 at the end, -1 on an empty item (",,",
+ * or a comma first or last). */
+static int next_item(const char **cursor, const char **item, const char **stop)
+{
+    const char *t = *cursor;
+    if (t == NULL)
+        return 0;
+    const char *comma = strchr(t, ',');
+    *item = t;
+    *stop = comma ? comma : t + strlen(t);
+    *cursor = comma ? comma + 1 : NULL;
+    return *stop == t ? -1 : 1;
+}
+
 int cwb_parse_aligns(const char *opt, const char *text, struct cwb_aligns *a)
 {
     a->n = 0;
     if (text[0] == '\0')
         return cwb_usage_error("%s: empty list", opt);
-    for (const char *t = text; *t != '\0';) {
-        const char *comma = strchr(t, ',');
-        const char *stop = comma ? comma : t + strlen(t);
-        if (stop == t)
-            return cwb_usage_error("%s %s: empty item in the list", opt, text);
+    const char *cursor = text, *t, *stop;
+    int more;
+    while ((more = next_item(&cursor, &t, &stop)) > 0) {
         const char *colon = memchr(t, ':', (size_t)(stop - t));
         int s0, s1, d0, d1;
         if (colon == NULL || parse_range(t, colon, &s0, &s1) != 0 ||
@@ -69,12 +82,9 @@ int cwb_parse_aligns(const char *opt, const char *text, struct cwb_aligns *a)
             for (int d = d0; d <= d1; d++)
                 if (add_pair(opt, a, s, d) != 0)
                     return 2;
-        if (comma == NULL)
-            break;
-        t = comma + 1;
-        if (*t == '\0')
-            return cwb_usage_error("%s %s: empty item in the list", opt, text);
     }
+    if (more < 0)
+        return cwb_usage_error("%s %s: empty item in the list", opt, text);
     return 0;
 }
 
@@ -83,12 +93,10 @@ int cwb_parse_offlist(const char *opt, const char *text, int *v, size_t *n)
     *n = 0;
     if (text[0] == '\0')
         return cwb_usage_error("%s: empty list", opt);
-    for (const char *t = text; *t != '\0';) {
-        const char *comma = strchr(t, ',');
-        const char *stop = comma ? comma : t + strlen(t);
+    const char *cursor = text, *t, *stop;
+    int more;
+    while ((more = next_item(&cursor, &t, &stop)) > 0) {
         int lo, hi;
-        if (stop == t)
-            return cwb_usage_error("%s %s: empty item in the list", opt, text);
         if (parse_range(t, stop, &lo, &hi) != 0)
             return cwb_usage_error("%s %.*s: need byte offsets 0..%d, each a number or a range "
                                    "LO-HI, e.g. 1-63 or 0,1,3", opt, (int)(stop - t), t,
@@ -101,12 +109,9 @@ int cwb_parse_offlist(const char *opt, const char *text, int *v, size_t *n)
                 return cwb_usage_error("%s: too many offsets", opt);
             v[(*n)++] = x;
         }
-        if (comma == NULL)
-            break;
-        t = comma + 1;
-        if (*t == '\0')
-            return cwb_usage_error("%s %s: empty item in the list", opt, text);
     }
+    if (more < 0)
+        return cwb_usage_error("%s %s: empty item in the list", opt, text);
     return 0;
 }
 
