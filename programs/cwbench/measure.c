@@ -174,7 +174,7 @@ struct sample { double wall, cpu; double bytes; };
  * routine or the other for a whole process (256 B hot: glibc 59 GB/s and
  * cw_memcpy 69, or 75 and 55, from one process to the next; docs/RESULTS.md
  * section 2). A program's own call sites are monomorphic; so are these. */
-#define CWB_SITES 8
+#define CWB_SITES 16
 typedef void *(*copy_fn)(void *, const void *, size_t);
 typedef void (*hot_loop)(copy_fn, unsigned char *, const unsigned char *, size_t, size_t);
 typedef void (*cold_loop)(copy_fn, unsigned char *, const unsigned char *, size_t, size_t,
@@ -220,12 +220,23 @@ CWB_LOOPS(4)
 CWB_LOOPS(5)
 CWB_LOOPS(6)
 CWB_LOOPS(7)
-static const hot_loop hot_loops[CWB_SITES] = {hot_0, hot_1, hot_2, hot_3,
-                                              hot_4, hot_5, hot_6, hot_7};
-static const cold_loop cold_loops[CWB_SITES] = {cold_0, cold_1, cold_2, cold_3,
-                                                cold_4, cold_5, cold_6, cold_7};
-static const replay_loop replay_loops[CWB_SITES] = {replay_0, replay_1, replay_2, replay_3,
-                                                    replay_4, replay_5, replay_6, replay_7};
+CWB_LOOPS(8)
+CWB_LOOPS(9)
+CWB_LOOPS(10)
+CWB_LOOPS(11)
+CWB_LOOPS(12)
+CWB_LOOPS(13)
+CWB_LOOPS(14)
+CWB_LOOPS(15)
+static const hot_loop hot_loops[CWB_SITES] = {
+    hot_0, hot_1, hot_2,  hot_3,  hot_4,  hot_5,  hot_6,  hot_7,
+    hot_8, hot_9, hot_10, hot_11, hot_12, hot_13, hot_14, hot_15};
+static const cold_loop cold_loops[CWB_SITES] = {
+    cold_0, cold_1, cold_2,  cold_3,  cold_4,  cold_5,  cold_6,  cold_7,
+    cold_8, cold_9, cold_10, cold_11, cold_12, cold_13, cold_14, cold_15};
+static const replay_loop replay_loops[CWB_SITES] = {
+    replay_0, replay_1, replay_2,  replay_3,  replay_4,  replay_5,  replay_6,  replay_7,
+    replay_8, replay_9, replay_10, replay_11, replay_12, replay_13, replay_14, replay_15};
 
 /* Runs k calls of rt and verifies them. Returns 0, or -1 with err set. */
 static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const struct geom *g,
