@@ -28,7 +28,15 @@ typedef uint64_t gw_store __attribute__((may_alias));
 /* Below this size aligning the destination costs more than it saves. */
 #define GW_MIN_WORDS 32
 
-static void fwd(u8 *d, const u8 *s, size_t n)
+/* In the safe instance (src/safe_generic.c) the copy is inlined into the
+ * one function in section cw_safe_text: a fault must never stop outside it. */
+#ifdef CWL_SAFE_INSTANCE
+#define GW_FN static inline __attribute__((always_inline))
+#else
+#define GW_FN static
+#endif
+
+GW_FN void fwd(u8 *d, const u8 *s, size_t n)
 {
 #if GW_WORDS
     if (n >= GW_MIN_WORDS) {
@@ -53,7 +61,7 @@ static void fwd(u8 *d, const u8 *s, size_t n)
 }
 
 /* Mirror image of fwd(), walking down from the end. */
-static void bwd(u8 *d, const u8 *s, size_t n)
+GW_FN void bwd(u8 *d, const u8 *s, size_t n)
 {
     d += n;
     s += n;
@@ -84,6 +92,14 @@ static void bwd(u8 *d, const u8 *s, size_t n)
         *--d = *--s;
 }
 
+#ifdef CWL_SAFE_INSTANCE
+CWI_SAFE_SECTION size_t cwi_generic_copy_safe(void *restrict dst, const void *restrict src,
+                                              size_t n)
+{
+    fwd(dst, src, n);
+    return 0;
+}
+#else
 static void *g_copy(void *restrict dst, const void *restrict src, size_t n)
 {
     fwd(dst, src, n);
@@ -118,4 +134,6 @@ const struct cwi_impl cwi_impl_generic = {
     .copy_srcnta = g_copy,
     .flushcache = g_flushcache,
     .move = g_move,
+    .copy_safe = CWI_SAFE_KERNEL(cwi_generic_copy_safe),
 };
+#endif

@@ -33,6 +33,17 @@ enum {
  * two: ~2 ns per call, a third of a small copy). */
 typedef void *(*cwi_copy_fn)(void *restrict dst, const void *restrict src, size_t n);
 typedef void *(*cwi_move_fn)(void *dst, const void *src, size_t n);
+typedef size_t (*cwi_safe_fn)(void *restrict dst, const void *restrict src, size_t n);
+
+/* The safe kernels (CWI_SAFE_KERNELS builds: src/safe_generic.c,
+ * src/x86/safe_<isa>.c, each the ISA's file compiled again with
+ * CWL_SAFE_INSTANCE). CWI_SAFE_KERNEL(f) is f where they exist, else NULL. */
+#if defined(CWI_SAFE_KERNELS)
+#define CWI_SAFE_KERNEL(f) f
+#define CWI_SAFE_SECTION __attribute__((section("cw_safe_text"), noinline))
+#else
+#define CWI_SAFE_KERNEL(f) NULL
+#endif
 
 /* One implementation: a row of the dispatch table. */
 struct cwi_impl {
@@ -53,6 +64,10 @@ struct cwi_impl {
     cwi_copy_fn flushcache;
     /* any overlap */
     cwi_move_fn move;
+    /* cw_copy_safe's fast path: the temporal copy again, returning 0, in
+     * section cw_safe_text and built never to touch rbx, rbp, r8-r15 (see
+     * src/safe.c); NULL where the build cannot guarantee that */
+    cwi_safe_fn copy_safe;
 };
 
 /* Table of implementations compiled into this build, best first, terminated
@@ -66,6 +81,10 @@ CWI_HIDDEN extern const struct cwi_impl cwi_impl_sse2;
 CWI_HIDDEN extern const struct cwi_impl cwi_impl_avx2;
 CWI_HIDDEN extern const struct cwi_impl cwi_impl_avx512;
 #endif
+CWI_HIDDEN size_t cwi_generic_copy_safe(void *restrict dst, const void *restrict src, size_t n);
+CWI_HIDDEN size_t cwi_sse2_copy_safe(void *restrict dst, const void *restrict src, size_t n);
+CWI_HIDDEN size_t cwi_avx2_copy_safe(void *restrict dst, const void *restrict src, size_t n);
+CWI_HIDDEN size_t cwi_avx512_copy_safe(void *restrict dst, const void *restrict src, size_t n);
 
 /* ---- CPU detection (src/cpu.c) ---- */
 struct cwi_cpu {

@@ -2,19 +2,25 @@
  * destination and reports exactly how many bytes it could not copy, the
  * userspace counterpart of the kernel's copy_from_user (docs/SAFE.md).
  *
- * The kernel finds the faulting instruction in an exception table; userspace
- * has no such table, so each copy arms a per-thread recovery point and the
- * SIGSEGV/SIGBUS handler resumes there. On x86-64 the recovery point is a
- * small assembly trampoline (src/x86/safe_trampoline.S: publish a frame,
- * call the copy kernel): the handler points the interrupted context at the
- * trampoline's exit and returns, so sigreturn restores the signal mask and
- * FPU state as for any handler. sigsetjmp would cost 10-20 ns per call here
- * (it stores and mangles every register); the trampoline's common case
- * adds three stores, which matters because a 4 KiB copy in L1 is bound by
- * store throughput and takes about 40 ns. Its callee-saved registers need
- * no saving where the kernels are built never to touch them (GCC's
- * -ffixed-<reg>, src/CMakeLists.txt). Elsewhere, and under sanitizers
- * (which must see the jump), sigsetjmp(env, 0) and siglongjmp are used.
+ * The kernel finds the faulting instruction in an exception table. The
+ * common call here does the same (x86-64 Linux, GCC builds): the temporal
+ * copy kernels are compiled a second time into section cw_safe_text, never
+ * touching the callee-saved registers nor xmm14/xmm15; cw_copy_safe parks
+ * the copy and its caller's stack pointer in xmm14/xmm15 and jumps into
+ * one. A fault whose instruction lies in that section is such a copy; the
+ * handler rewrites the context into a call of the slow path by the same
+ * caller, and sigreturn restores the signal mask, FPU state and registers
+ * as for any handler. Nothing is stored to arm the copy: it costs what
+ * cw_memcpy costs (a 4 KiB copy in L1 is bound by store throughput, about
+ * 40 ns, and each store a wrapper adds shows).
+ *
+ * Every other copy (hints, streaming sizes, the slow path's chunks, builds
+ * without the safe kernels) arms a per-thread recovery point: a small
+ * assembly trampoline (src/x86/safe_trampoline.S) publishes a frame and
+ * calls the kernel, and the handler resumes at the trampoline's exit.
+ * sigsetjmp would cost 10-20 ns per call (it stores and mangles every
+ * register). Elsewhere, and under sanitizers (which must see the jump),
+ * sigsetjmp(env, 0) and siglongjmp are used.
  *
  * A copy that faults is redone by a slow path that can say where the first
  * inaccessible byte is: the vector kernels touch bytes out of order
@@ -45,6 +51,14 @@
 #define SAFE_TRAMPOLINE 1
 #else
 #define SAFE_TRAMPOLINE 0
+#endif
+
+/* The fast path without a frame (cwi_safe_enter): needs the trampoline
+ * build and kernels compiled with the registers it uses reserved. */
+#if SAFE_TRAMPOLINE && defined(CWI_SAFE_KERNELS)
+#define SAFE_REGS 1
+#else
+#define SAFE_REGS 0
 #endif
 
 typedef void (*safe_op)(void *restrict d, const void *restrict s, size_t n, unsigned hints);
@@ -105,6 +119,9 @@ _Static_assert(_Alignof(struct safe_frame) > SAFE_TAG_MASK, "the armed pointer's
 static struct sigaction g_old_segv, g_old_bus; /* written once, before g_ready */
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static atomic_int g_ready;
+/* cw_copy_safe's fast path takes n - 1 < g_fast_below, i.e. 0 < n < the
+ * streaming threshold; 0 (nothing) until the handlers are installed. */
+static _Atomic size_t g_fast_below;
 static int g_init_errno;
 static uintptr_t g_page = 4096;
 
@@ -181,7 +198,7 @@ CWI_HIDDEN int cwi_safe_call(struct safe_frame *f, safe_op op, unsigned hints);
 CWI_HIDDEN void cwi_safe_landing(void);
 CWI_HIDDEN size_t cwi_safe_fast(void *dst, const void *src, size_t n, uintptr_t tag);
 CWI_HIDDEN void cwi_safe_fast_landing(void);
-CWI_HIDDEN __attribute__((noreturn)) void cwi_safe_resume(const uintptr_t regs[8]);
+CWI_HIDDEN __attribute__((noreturn)) void cwi_safe_resume(const uintptr_t regs[13]);
 
 /* Where the handler resumes a claimed fault: the fast path's frame sits at
  * its own stack pointer. */
@@ -194,6 +211,62 @@ static uintptr_t resume_sp(const struct safe_frame *f)
 {
     return f->fast ? (uintptr_t)f : f->rsp;
 }
+#endif
+
+#if SAFE_REGS
+/* ---- the fast path with safe kernels ------------------------------------
+ * cw_copy_safe parks the copy in xmm14/xmm15 (cwi_safe_enter) and jumps
+ * into the active row's safe kernel, which never touches those registers
+ * nor the callee-saved ones and lives in section cw_safe_text. A fault
+ * whose instruction lies in that section is therefore such a copy, on this
+ * thread, and the registers say which: nothing was stored to arm it, so
+ * the copy costs what cw_memcpy costs, and signal handlers that copy in
+ * turn need no chain of frames. */
+CWI_HIDDEN size_t cwi_safe_enter(void *dst, const void *src, size_t n, uintptr_t zero_tail,
+                                 cwi_safe_fn kernel);
+CWI_HIDDEN size_t cwi_safe_regs_recover(void *dst, const void *src, size_t n, unsigned flags,
+                                        uintptr_t fault_addr);
+CWI_HIDDEN extern const char __start_cw_safe_text[], __stop_cw_safe_text[];
+
+/* The registers to resume with: a call of cwi_safe_regs_recover made by
+ * cw_copy_safe's caller, at its stack pointer (which points at its return
+ * address), with the copy's arguments and the fault address. */
+struct regs_claim {
+    uintptr_t rsp, rdi, rsi, rdx, rcx, r8;
+};
+
+/* 64-bit lane i of a saved xmm register */
+static uintptr_t lane(const struct _libc_xmmreg *x, int i)
+{
+    return (uintptr_t)x->element[2 * i] | (uintptr_t)x->element[2 * i + 1] << 32;
+}
+
+static int claim_regs(int sig, const siginfo_t *si, const ucontext_t *uc, struct regs_claim *r)
+{
+    if (si == NULL || uc == NULL || (sig != SIGSEGV && sig != SIGBUS))
+        return 0;
+    uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    if (pc - (uintptr_t)__start_cw_safe_text >=
+            (uintptr_t)(__stop_cw_safe_text - __start_cw_safe_text) ||
+        uc->uc_mcontext.fpregs == NULL)
+        return 0;
+    const struct _libc_xmmreg *x = uc->uc_mcontext.fpregs->_xmm;
+    uintptr_t caller = lane(&x[14], 1);
+    struct safe_frame f; /* only what fault_is_ours reads */
+    f.dst = lane(&x[15], 0);
+    f.src = lane(&x[15], 1);
+    f.n = lane(&x[14], 0);
+    if (!fault_is_ours(&f, si))
+        return 0;
+    r->rsp = caller & ~(uintptr_t)1;
+    r->rdi = f.dst;
+    r->rsi = f.src;
+    r->rdx = f.n;
+    r->rcx = caller & 1 ? CW_ZERO_TAIL : 0;
+    r->r8 = (uintptr_t)si->si_addr;
+    return 1;
+}
+
 #endif
 
 /* Claims the fault for the copy armed on this thread: records it and
@@ -226,6 +299,20 @@ int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext)
     if (ucontext == NULL)
         return 0;
 #endif
+#if SAFE_REGS
+    struct regs_claim rc;
+    if (claim_regs(sig, siginfo, ucontext, &rc)) {
+        int saved_errno = errno;
+        restore_interrupted_state(sig, ucontext);
+        errno = saved_errno;
+        const greg_t *g = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
+        const uintptr_t regs[13] = {
+            rc.rsp, (uintptr_t)cwi_safe_regs_recover, (uintptr_t)g[REG_RBX],
+            (uintptr_t)g[REG_RBP], (uintptr_t)g[REG_R12], (uintptr_t)g[REG_R13],
+            (uintptr_t)g[REG_R14], (uintptr_t)g[REG_R15], rc.rdi, rc.rsi, rc.rdx, rc.rcx, rc.r8};
+        cwi_safe_resume(regs);
+    }
+#endif
     struct safe_frame *f = claim(sig, siginfo);
     if (f == NULL)
         return 0;
@@ -234,11 +321,12 @@ int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext)
     restore_interrupted_state(sig, ucontext);
     errno = saved_errno;
 #if SAFE_TRAMPOLINE
+    /* the landings put back the registers the trampolines saved */
     const greg_t *g = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
-    const uintptr_t regs[8] = {resume_sp(f), landing_for(f),
-                               (uintptr_t)g[REG_RBX], (uintptr_t)g[REG_RBP],
-                               (uintptr_t)g[REG_R12], (uintptr_t)g[REG_R13],
-                               (uintptr_t)g[REG_R14], (uintptr_t)g[REG_R15]};
+    const uintptr_t regs[13] = {resume_sp(f), landing_for(f),
+                                (uintptr_t)g[REG_RBX], (uintptr_t)g[REG_RBP],
+                                (uintptr_t)g[REG_R12], (uintptr_t)g[REG_R13],
+                                (uintptr_t)g[REG_R14], (uintptr_t)g[REG_R15], 0, 0, 0, 0, 0};
     cwi_safe_resume(regs);
 #else
     siglongjmp(f->env, 1);
@@ -287,6 +375,23 @@ static void chain(int sig, siginfo_t *si, void *uc)
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
     int saved_errno = errno;
+#if SAFE_REGS
+    struct regs_claim rc;
+    if (claim_regs(sig, si, uc, &rc)) {
+        /* sigreturn then makes the call: the mask, FPU state and the
+         * callee-saved registers come back from the context */
+        greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
+        g[REG_RSP] = (greg_t)rc.rsp;
+        g[REG_RIP] = (greg_t)(uintptr_t)cwi_safe_regs_recover;
+        g[REG_RDI] = (greg_t)rc.rdi;
+        g[REG_RSI] = (greg_t)rc.rsi;
+        g[REG_RDX] = (greg_t)rc.rdx;
+        g[REG_RCX] = (greg_t)rc.rcx;
+        g[REG_R8] = (greg_t)rc.r8;
+        errno = saved_errno;
+        return;
+    }
+#endif
 #if SAFE_TRAMPOLINE
     struct safe_frame *f;
     if (uc != NULL && (f = claim(sig, si)) != NULL) {
@@ -336,6 +441,9 @@ static void install_once(void)
         return;
     }
     atomic_store_explicit(&g_ready, 1, memory_order_release);
+    cwi_init(); /* normally done at load already */
+    size_t t = cwi_info.nt_threshold;
+    atomic_store_explicit(&g_fast_below, t != 0 ? t - 1 : 0, memory_order_release);
 }
 
 int cw_safe_init(void)
@@ -530,17 +638,35 @@ __attribute__((noinline)) static size_t copy_safe_hinted(void *dst, const void *
     return cwi_safe_recover(&f);
 }
 
+#if SAFE_REGS
+/* Where a claimed fast-path fault resumes, called as if by cw_copy_safe's
+ * caller: the slow path, armed the general way. */
+size_t cwi_safe_regs_recover(void *dst, const void *src, size_t n, unsigned flags,
+                             uintptr_t fault_addr)
+{
+    struct safe_frame f;
+    frame_init(&f, dst, src, n, flags);
+    f.fault_addr = fault_addr;
+    return cwi_safe_recover(&f);
+}
+#endif
+
 size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
 {
     /* The common call (no hints, below the streaming threshold) goes
      * straight to the temporal kernel, as cw_memcpy does: the budget is a
-     * few nanoseconds per call. Before initialisation the threshold reads
-     * 0, and the general path initialises. */
-    if (__builtin_expect((flags & ~CW_ZERO_TAIL) == 0 && n != 0 && n < cwi_info.nt_threshold &&
-                             dst != NULL && src != NULL &&
-                             atomic_load_explicit(&g_ready, memory_order_acquire),
+     * few nanoseconds per call. Until the handlers are installed the limit
+     * reads 0, and the general path installs them. */
+    if (__builtin_expect((flags & ~CW_ZERO_TAIL) == 0 &&
+                             n - 1 < atomic_load_explicit(&g_fast_below, memory_order_acquire) &&
+                             dst != NULL && src != NULL,
                          1)) {
-#if SAFE_TRAMPOLINE
+#if SAFE_REGS
+        /* no frame, nothing stored: the copy's registers are its armour */
+        const struct cwi_impl *row =
+            atomic_load_explicit(&cwi_active_row, memory_order_acquire);
+        return cwi_safe_enter(dst, src, n, (flags & CW_ZERO_TAIL) != 0, row->copy_safe);
+#elif SAFE_TRAMPOLINE
         /* nested in another copy armed on this thread (from a signal
          * handler): the general path, which keeps the chain of frames */
         if (__builtin_expect(cwi_safe_tls.armed == NULL, 1))

@@ -48,5 +48,5 @@ static inline void v64_stream(void *p, v64 v)
 #define CWL_STREAM(p, v) v64_stream((p), (v))
 #include "x86/copy_ladder.h"
 
-const struct cwi_impl test_ladder64 = CWL_ROW("ladder64", 0);
+const struct cwi_impl test_ladder64 = CWL_ROW("ladder64", 0, NULL);
 

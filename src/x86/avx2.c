@@ -11,4 +11,9 @@
 #define CWL_STREAM(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
 #include "copy_ladder.h"
 
-const struct cwi_impl cwi_impl_avx2 = CWL_ROW("avx2", CWI_F_SSE2 | CWI_F_AVX2);
+#ifdef CWL_SAFE_INSTANCE
+CWL_SAFE_KERNEL_DEF(cwi_avx2_copy_safe)
+#else
+const struct cwi_impl cwi_impl_avx2 =
+    CWL_ROW("avx2", CWI_F_SSE2 | CWI_F_AVX2, CWI_SAFE_KERNEL(cwi_avx2_copy_safe));
+#endif

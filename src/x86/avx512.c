@@ -14,5 +14,10 @@
 #define CWL_STREAM(p, v) _mm512_stream_si512((__m512i *)(void *)(p), (v))
 #include "copy_ladder.h"
 
+#ifdef CWL_SAFE_INSTANCE
+CWL_SAFE_KERNEL_DEF(cwi_avx512_copy_safe)
+#else
 const struct cwi_impl cwi_impl_avx512 =
-    CWL_ROW("avx512", CWI_F_SSE2 | CWI_F_AVX2 | CWI_F_AVX512F | CWI_F_AVX512BW | CWI_F_AVX512VL);
+    CWL_ROW("avx512", CWI_F_SSE2 | CWI_F_AVX2 | CWI_F_AVX512F | CWI_F_AVX512BW | CWI_F_AVX512VL,
+            CWI_SAFE_KERNEL(cwi_avx512_copy_safe));
+#endif

@@ -36,6 +36,14 @@
 #endif
 
 #define CWL_INLINE static inline __attribute__((always_inline))
+/* The kernels. In the safe instance (CWL_SAFE_INSTANCE) everything is
+ * inlined into the one function that lives in cw_safe_text: a fault must
+ * never stop at an instruction outside that section. */
+#ifdef CWL_SAFE_INSTANCE
+#define CWL_KERNEL CWL_INLINE
+#else
+#define CWL_KERNEL static
+#endif
 #define CWL_LINE 64
 /* Streaming loop unit: 4 cache lines per iteration whatever the width. */
 #define CWL_SUNIT 256
@@ -380,7 +388,7 @@ CWL_INLINE void cwl_rep_movsb(cwl_u8 *d, const cwl_u8 *s, size_t n)
     __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
 }
 
-static void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
+CWL_KERNEL void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
 {
     cwl_u8 *d = dst;
     const cwl_u8 *s = src;
@@ -397,7 +405,7 @@ static void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
     return dst;
 }
 
-static void *cwl_k_copy_srcnta(void *restrict dst, const void *restrict src, size_t n)
+CWL_KERNEL void *cwl_k_copy_srcnta(void *restrict dst, const void *restrict src, size_t n)
 {
     if (n <= 8 * CWL_W)
         cwl_ladder(dst, src, n);
@@ -406,7 +414,7 @@ static void *cwl_k_copy_srcnta(void *restrict dst, const void *restrict src, siz
     return dst;
 }
 
-static void *cwl_k_copy_nt(void *restrict dst, const void *restrict src, size_t n)
+CWL_KERNEL void *cwl_k_copy_nt(void *restrict dst, const void *restrict src, size_t n)
 {
     if (n < CWL_NT_MIN)
         return cwl_k_copy(dst, src, n);
@@ -414,7 +422,7 @@ static void *cwl_k_copy_nt(void *restrict dst, const void *restrict src, size_t 
     return dst;
 }
 
-static void *cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict src, size_t n)
+CWL_KERNEL void *cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict src, size_t n)
 {
     if (n < CWL_NT_MIN)
         return cwl_k_copy(dst, src, n);
@@ -422,7 +430,7 @@ static void *cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict src, 
     return dst;
 }
 
-static void *cwl_k_flushcache(void *restrict dst, const void *restrict src, size_t n)
+CWL_KERNEL void *cwl_k_flushcache(void *restrict dst, const void *restrict src, size_t n)
 {
     cwl_u8 *d = dst;
     const cwl_u8 *s = src;
@@ -442,7 +450,7 @@ static void *cwl_k_flushcache(void *restrict dst, const void *restrict src, size
     return dst;
 }
 
-static void *cwl_k_move(void *dst, const void *src, size_t n)
+CWL_KERNEL void *cwl_k_move(void *dst, const void *src, size_t n)
 {
     cwl_u8 *d = dst;
     const cwl_u8 *s = src;
@@ -457,11 +465,21 @@ static void *cwl_k_move(void *dst, const void *src, size_t n)
     return dst;
 }
 
-#define CWL_ROW(NAME, REQUIRED)                                                                  \
+/* SAFE: the row's safe kernel, CWI_SAFE_KERNEL(cwi_<isa>_copy_safe). */
+#define CWL_ROW(NAME, REQUIRED, SAFE)                                                            \
     {                                                                                            \
         .name = (NAME), .required = (REQUIRED), .copy = cwl_k_copy, .copy_nt = cwl_k_copy_nt,    \
         .copy_nt_srcnta = cwl_k_copy_nt_srcnta, .copy_srcnta = cwl_k_copy_srcnta,                \
-        .flushcache = cwl_k_flushcache, .move = cwl_k_move,                                      \
+        .flushcache = cwl_k_flushcache, .move = cwl_k_move, .copy_safe = (SAFE),                 \
+    }
+
+/* The safe instance's one function: the temporal copy, returning the bytes
+ * not copied (0). */
+#define CWL_SAFE_KERNEL_DEF(NAME)                                                                \
+    CWI_SAFE_SECTION size_t NAME(void *restrict dst, const void *restrict src, size_t n)        \
+    {                                                                                            \
+        cwl_k_copy(dst, src, n);                                                                 \
+        return 0;                                                                                \
     }
 
 #endif /* CW_COPY_LADDER_H */

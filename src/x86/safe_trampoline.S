@@ -2,13 +2,10 @@
  * design). The struct safe_frame and struct safe_tls offsets used here are
  * checked by _Static_assert in src/safe.c.
  *
- * CWI_KERNELS_FIXED_REGS (set by the build when the copy kernels are
- * compiled with -ffixed-rbx -ffixed-rbp -ffixed-r12..r15): the kernels never
- * touch the callee-saved registers, so after a fault inside one they still
- * hold the caller's values and the fast path need not save them. The saves
- * are stores, and a 4 KiB copy in L1 is bound by store throughput: each one
- * costs about 0.4% there. tests/safe/test_safe_regs.c checks the registers
- * survive a fault either way. */
+ * cwi_safe_enter is the fast path where the build has safe kernels (GCC):
+ * no frame, no store. The others are the general path (any flags, nested
+ * copies, the slow path's chunks) and, where there are no safe kernels,
+ * the fast path with a frame in the thread's block. */
 #if defined(__x86_64__) && defined(__linux__) && !defined(__CET__)
 
 #define FRAME_RSP 0
@@ -97,23 +94,20 @@ cwi_safe_landing:
     jmp .Lsafe_call_out
     .size cwi_safe_landing, .-cwi_safe_landing
 
-/* size_t cwi_safe_fast(dst, src, n, tag): cw_copy_safe's common case (flags
- * 0 or CW_ZERO_TAIL, below the streaming threshold, not nested in another
- * armed copy), built to add as few stores as possible to a store-bound
- * copy: src and n go to the frame in one 16-byte store, then one 16-byte
- * store to the thread's block publishes dst and the armed word (this
- * frame's %rsp | tag) at once, so a signal handler never sees half of it;
- * the temporal kernel of the active row is called directly. The handler
- * completes the frame (dst, prev, flags) only after a fault. Stack: the
- * frame, the callee-saved registers (when the kernels may change them),
- * the return address: %rsp 16-byte aligned at the call.
+/* size_t cwi_safe_fast(dst, src, n, tag): cw_copy_safe's common case
+ * (flags 0 or CW_ZERO_TAIL, below the streaming threshold, not nested in
+ * another armed copy) where the build has no safe kernels, built to add as
+ * few stores as possible to a store-bound copy: src and n go to the frame
+ * in one 16-byte store, then one 16-byte store to the thread's block
+ * publishes dst and the armed word (this frame's %rsp | tag) at once, so a
+ * signal handler never sees half of it; the temporal kernel of the active
+ * row is called directly. The callee-saved registers are saved (a kernel
+ * may change them before it faults) and read back only after a fault. The
+ * handler completes the frame (dst, prev, flags). Stack: the frame, the six
+ * registers, the return address: %rsp 16-byte aligned at the call.
  * cwi_safe_fast_landing (resumed with %rsp = the frame) returns
  * cwi_safe_recover(frame). */
-#if CWI_KERNELS_FIXED_REGS
-#define FAST_STACK 56
-#else
 #define FAST_STACK 104
-#endif
     .p2align 4
     .globl cwi_safe_fast
     .hidden cwi_safe_fast
@@ -122,9 +116,7 @@ cwi_safe_fast:
     .cfi_startproc
     sub $FAST_STACK, %rsp
     .cfi_adjust_cfa_offset FAST_STACK
-#if !CWI_KERNELS_FIXED_REGS
     save_callee_saved FRAME_SIZE
-#endif
     movq %rsi, %xmm0
     movq %rdx, %xmm1
     punpcklqdq %xmm1, %xmm0
@@ -152,19 +144,44 @@ cwi_safe_fast:
     .hidden cwi_safe_fast_landing
     .type cwi_safe_fast_landing, @function
 cwi_safe_fast_landing:
-#if !CWI_KERNELS_FIXED_REGS
     restore_callee_saved FRAME_SIZE
-#endif
     mov %rsp, %rdi
     call cwi_safe_recover
     jmp .Lsafe_fast_out
     .size cwi_safe_fast_landing, .-cwi_safe_fast_landing
 
-/* noreturn cwi_safe_resume(const uintptr_t regs[8]): for
+/* size_t cwi_safe_enter(dst, src, n, zero_tail, kernel): the fast path
+ * with safe kernels, reached by a tail jump from cw_copy_safe. Parks the
+ * copy in registers no safe kernel touches (xmm15 = dst | src << 64,
+ * xmm14 = n | (the caller's %rsp, pointing at its return address,
+ * | zero_tail) << 64; zero_tail is 0 or 1: that %rsp is 8 mod 16) and jumps
+ * into the kernel, which returns 0 to the caller. Vector registers are
+ * free at a call, so nothing is saved. A fault inside the kernel is
+ * recognised by its address (section cw_safe_text) and resumed, from these
+ * registers, as a call of cwi_safe_regs_recover by the same caller. */
+    .p2align 4
+    .globl cwi_safe_enter
+    .hidden cwi_safe_enter
+    .type cwi_safe_enter, @function
+cwi_safe_enter:
+    mov %rsp, %rax
+    or %rcx, %rax
+    movq %rdx, %xmm14
+    movq %rax, %xmm0
+    punpcklqdq %xmm0, %xmm14
+    movq %rdi, %xmm15
+    movq %rsi, %xmm0
+    punpcklqdq %xmm0, %xmm15
+    jmp *%r8
+    .size cwi_safe_enter, .-cwi_safe_enter
+
+/* noreturn cwi_safe_resume(const uintptr_t regs[13]): for
  * cw_safe_handle_fault, which leaves the program's handler without
  * sigreturn: loads the interrupted context's callee-saved registers (rbx,
- * rbp, r12..r15 at regs[2..7]: a kernel built with them reserved left the
- * caller's values there), then %rsp = regs[0] and jumps to regs[1]. */
+ * rbp, r12..r15 at regs[2..7]: no kernel that can fault there changed
+ * them, or the landing puts back what the trampoline saved) and the
+ * argument registers (rdi, rsi, rdx, rcx, r8 at regs[8..12]), then %rsp =
+ * regs[0] and jumps to regs[1]. */
     .p2align 4
     .globl cwi_safe_resume
     .hidden cwi_safe_resume
@@ -176,9 +193,15 @@ cwi_safe_resume:
     mov 40(%rdi), %r13
     mov 48(%rdi), %r14
     mov 56(%rdi), %r15
-    mov 8(%rdi), %rax
-    mov (%rdi), %rsp
-    jmp *%rax
+    mov 72(%rdi), %rsi
+    mov 80(%rdi), %rdx
+    mov 88(%rdi), %rcx
+    mov 96(%rdi), %r8
+    mov 8(%rdi), %r11
+    mov (%rdi), %r10
+    mov 64(%rdi), %rdi
+    mov %r10, %rsp          /* after the last read of regs[]: a signal may */
+    jmp *%r11               /* overwrite it as soon as it is below %rsp */
     .size cwi_safe_resume, .-cwi_safe_resume
 
 #endif

@@ -11,4 +11,9 @@
 #define CWL_STREAM(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
 #include "copy_ladder.h"
 
-const struct cwi_impl cwi_impl_sse2 = CWL_ROW("sse2", CWI_F_SSE2);
+#ifdef CWL_SAFE_INSTANCE
+CWL_SAFE_KERNEL_DEF(cwi_sse2_copy_safe)
+#else
+const struct cwi_impl cwi_impl_sse2 =
+    CWL_ROW("sse2", CWI_F_SSE2, CWI_SAFE_KERNEL(cwi_sse2_copy_safe));
+#endif
