@@ -36,7 +36,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "safe_internal.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define SAFE_SANITIZED 1
@@ -116,15 +116,6 @@ CWI_HIDDEN __thread struct safe_tls cwi_safe_tls
 enum { SAFE_TAG_FAST = 1, SAFE_TAG_ZERO = 2, SAFE_TAG_MASK = 3 };
 _Static_assert(_Alignof(struct safe_frame) > SAFE_TAG_MASK, "the armed pointer's tag bits");
 
-static struct sigaction g_old_segv, g_old_bus; /* written once, before g_ready */
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-static atomic_int g_ready;
-/* cw_copy_safe's fast path takes n - 1 < g_fast_below, i.e. 0 < n < the
- * streaming threshold; 0 (nothing) until the handlers are installed. */
-static _Atomic size_t g_fast_below;
-static int g_init_errno;
-static uintptr_t g_page = 4096;
-
 /* ---- fault recognition (async-signal-safe) ----------------------------- */
 
 #if defined(__x86_64__)
@@ -153,39 +144,6 @@ static int fault_is_ours(const struct safe_frame *f, const siginfo_t *si)
         return 1;
 #endif
     return 0;
-}
-
-/* Jumping out of a handler skips sigreturn, so put back by hand what the
- * kernel changed for the handler: the signal mask (a program handler that
- * calls cw_safe_handle_fault may run with SIGSEGV blocked, and a later fault
- * with SIGSEGV blocked kills the process) and, on x86-64, the SSE and x87
- * control words (the handler starts with the defaults, and the program's
- * rounding/flush-to-zero modes must survive the copy). */
-static void restore_interrupted_state(int sig, void *ucontext)
-{
-    sigset_t m;
-    sigemptyset(&m);
-    if (ucontext == NULL) {
-        sigaddset(&m, sig);
-        pthread_sigmask(SIG_UNBLOCK, &m, NULL);
-        return;
-    }
-    ucontext_t *uc = ucontext;
-    /* Member by member: the kernel frame holds only 64 mask bits where
-     * glibc's sigset_t is 1024. sigaddset refuses glibc's internal signals
-     * (errno is put back by the caller); pthread_sigmask keeps those anyway. */
-    for (int s = 1; s <= 64; s++)
-        if (sigismember(&uc->uc_sigmask, s) == 1)
-            sigaddset(&m, s);
-    pthread_sigmask(SIG_SETMASK, &m, NULL);
-#if defined(__x86_64__)
-    if (uc->uc_mcontext.fpregs != NULL) {
-        unsigned int mxcsr = uc->uc_mcontext.fpregs->mxcsr;
-        unsigned short fcw = uc->uc_mcontext.fpregs->cwd;
-        __asm__ volatile("ldmxcsr %0" : : "m"(mxcsr));
-        __asm__ volatile("fldcw %0" : : "m"(fcw));
-    }
-#endif
 }
 
 #if SAFE_TRAMPOLINE
@@ -303,7 +261,7 @@ int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext)
     struct regs_claim rc;
     if (claim_regs(sig, siginfo, ucontext, &rc)) {
         int saved_errno = errno;
-        restore_interrupted_state(sig, ucontext);
+        cwi_safe_restore_state(sig, ucontext);
         errno = saved_errno;
         const greg_t *g = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
         const uintptr_t regs[13] = {
@@ -318,7 +276,7 @@ int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext)
         return 0;
     /* called from the program's own handler: leave it without sigreturn */
     int saved_errno = errno;
-    restore_interrupted_state(sig, ucontext);
+    cwi_safe_restore_state(sig, ucontext);
     errno = saved_errno;
 #if SAFE_TRAMPOLINE
     /* the landings put back the registers the trampolines saved */
@@ -333,46 +291,7 @@ int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext)
 #endif
 }
 
-/* Hand a fault that is not ours to whoever had the signal before, as the
- * kernel would have: the old handler with its own mask and flags, or the
- * default action (re-executing the faulting instruction, so a crash is still
- * a crash with the right signal and core dump). */
-static void chain(int sig, siginfo_t *si, void *uc)
-{
-    const struct sigaction *old = sig == SIGBUS ? &g_old_bus : &g_old_segv;
-    int has_info = (old->sa_flags & SA_SIGINFO) != 0;
-    void (*plain)(int) = old->sa_handler;
-
-    if ((has_info && old->sa_sigaction == NULL) ||
-        (!has_info && (plain == SIG_DFL || plain == SIG_IGN))) {
-        if (!has_info && plain == SIG_IGN && si->si_code <= 0)
-            return; /* an ignored kill(): stays ignored */
-        /* a real fault is never ignorable (Linux forces the default) */
-        struct sigaction dfl;
-        sigemptyset(&dfl.sa_mask);
-        dfl.sa_flags = 0;
-        dfl.sa_handler = SIG_DFL;
-        sigaction(sig, &dfl, NULL);
-        if (si->si_code <= 0)
-            raise(sig); /* nothing re-executes after a kill() */
-        return;
-    }
-
-    sigset_t block, before;
-    pthread_sigmask(SIG_BLOCK, &old->sa_mask, &before);
-    if (!(old->sa_flags & SA_NODEFER)) {
-        sigemptyset(&block);
-        sigaddset(&block, sig);
-        pthread_sigmask(SIG_BLOCK, &block, NULL);
-    }
-    if (has_info)
-        old->sa_sigaction(sig, si, uc);
-    else
-        plain(sig);
-    pthread_sigmask(SIG_SETMASK, &before, NULL);
-}
-
-static void on_fault(int sig, siginfo_t *si, void *uc)
+void cwi_safe_on_fault(int sig, siginfo_t *si, void *uc)
 {
     int saved_errno = errno;
 #if SAFE_REGS
@@ -405,57 +324,8 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
     }
 #endif
     cw_safe_handle_fault(sig, si, uc); /* returns only if not ours */
-    chain(sig, si, uc);
+    cwi_safe_chain(sig, si, uc);
     errno = saved_errno;
-}
-
-static void install_once(void)
-{
-    long p = sysconf(_SC_PAGESIZE);
-    if (p > 0 && ((unsigned long)p & ((unsigned long)p - 1)) == 0)
-        g_page = (uintptr_t)p;
-
-    /* Read the old actions before replacing them: the handler may run on
-     * another thread the instant sigaction() installs it, and must find
-     * them already stored. */
-    if (sigaction(SIGSEGV, NULL, &g_old_segv) != 0 || sigaction(SIGBUS, NULL, &g_old_bus) != 0) {
-        g_init_errno = errno;
-        return;
-    }
-    struct sigaction sa;
-    sigemptyset(&sa.sa_mask);
-    /* NODEFER and an empty mask: the handler runs with the interrupted
-     * code's mask, which chain() builds the old handler's mask on and which
-     * stays right when the sigsetjmp path jumps out without sigreturn.
-     * ONSTACK: a program that sets up sigaltstack does so to survive stack
-     * overflows; keep that working. */
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
-    sa.sa_sigaction = on_fault;
-    if (sigaction(SIGSEGV, &sa, &g_old_segv) != 0) {
-        g_init_errno = errno;
-        return;
-    }
-    if (sigaction(SIGBUS, &sa, &g_old_bus) != 0) {
-        g_init_errno = errno;
-        sigaction(SIGSEGV, &g_old_segv, NULL);
-        return;
-    }
-    atomic_store_explicit(&g_ready, 1, memory_order_release);
-    cwi_init(); /* normally done at load already */
-    size_t t = cwi_info.nt_threshold;
-    atomic_store_explicit(&g_fast_below, t != 0 ? t - 1 : 0, memory_order_release);
-}
-
-int cw_safe_init(void)
-{
-    if (atomic_load_explicit(&g_ready, memory_order_acquire))
-        return 0;
-    pthread_once(&g_once, install_once);
-    if (!atomic_load_explicit(&g_ready, memory_order_acquire)) {
-        errno = g_init_errno;
-        return -1;
-    }
-    return 0;
 }
 
 /* ---- armed operations --------------------------------------------------- */
@@ -517,7 +387,7 @@ static size_t min3(size_t a, size_t b, size_t c)
 
 static size_t to_page_end(uintptr_t a)
 {
-    return (size_t)(g_page - (a & (g_page - 1)));
+    return (size_t)(cwi_safe_page - (a & (cwi_safe_page - 1)));
 }
 
 /* Offset, within the first `lim` bytes of d or s, of the start of the page
@@ -531,7 +401,7 @@ static size_t page_start_offset(uintptr_t d, uintptr_t s, uintptr_t a, size_t li
         base = d;
     else
         return 0;
-    uintptr_t page = a & ~(g_page - 1);
+    uintptr_t page = a & ~(cwi_safe_page - 1);
     return page > base ? (size_t)(page - base) : 0;
 }
 
@@ -658,7 +528,7 @@ size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
      * few nanoseconds per call. Until the handlers are installed the limit
      * reads 0, and the general path installs them. */
     if (__builtin_expect((flags & ~CW_ZERO_TAIL) == 0 &&
-                             n - 1 < atomic_load_explicit(&g_fast_below, memory_order_acquire) &&
+                             n - 1 < atomic_load_explicit(&cwi_safe_fast_below, memory_order_acquire) &&
                              dst != NULL && src != NULL,
                          1)) {
 #if SAFE_REGS

@@ -1,0 +1,143 @@
+/* cw_copy_safe's signal plumbing: SIGSEGV/SIGBUS handlers installed once
+ * and chained to the ones the program had, and what a handler that leaves
+ * without sigreturn must put back (docs/SAFE.md, "The signal-handler
+ * contract"). The handler itself, which tells cachewise's faults from the
+ * others, is cwi_safe_on_fault in src/safe.c. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "safe_internal.h"
+
+static struct sigaction g_old_segv, g_old_bus; /* written once, before g_ready */
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static atomic_int g_ready;
+static int g_init_errno;
+
+uintptr_t cwi_safe_page = 4096;
+_Atomic size_t cwi_safe_fast_below;
+
+/* Jumping out of a handler skips sigreturn, so put back by hand what the
+ * kernel changed for the handler: the signal mask (a program handler that
+ * calls cw_safe_handle_fault may run with SIGSEGV blocked, and a later fault
+ * with SIGSEGV blocked kills the process) and, on x86-64, the SSE and x87
+ * control words (the handler starts with the defaults, and the program's
+ * rounding/flush-to-zero modes must survive the copy). */
+void cwi_safe_restore_state(int sig, void *ucontext)
+{
+    sigset_t m;
+    sigemptyset(&m);
+    if (ucontext == NULL) {
+        sigaddset(&m, sig);
+        pthread_sigmask(SIG_UNBLOCK, &m, NULL);
+        return;
+    }
+    ucontext_t *uc = ucontext;
+    /* Member by member: the kernel frame holds only 64 mask bits where
+     * glibc's sigset_t is 1024. sigaddset refuses glibc's internal signals
+     * (errno is put back by the caller); pthread_sigmask keeps those anyway. */
+    for (int s = 1; s <= 64; s++)
+        if (sigismember(&uc->uc_sigmask, s) == 1)
+            sigaddset(&m, s);
+    pthread_sigmask(SIG_SETMASK, &m, NULL);
+#if defined(__x86_64__)
+    if (uc->uc_mcontext.fpregs != NULL) {
+        unsigned int mxcsr = uc->uc_mcontext.fpregs->mxcsr;
+        unsigned short fcw = uc->uc_mcontext.fpregs->cwd;
+        __asm__ volatile("ldmxcsr %0" : : "m"(mxcsr));
+        __asm__ volatile("fldcw %0" : : "m"(fcw));
+    }
+#endif
+}
+
+/* Hand a fault that is not ours to whoever had the signal before, as the
+ * kernel would have: the old handler with its own mask and flags, or the
+ * default action (re-executing the faulting instruction, so a crash is still
+ * a crash with the right signal and core dump). */
+void cwi_safe_chain(int sig, siginfo_t *si, void *uc)
+{
+    const struct sigaction *old = sig == SIGBUS ? &g_old_bus : &g_old_segv;
+    int has_info = (old->sa_flags & SA_SIGINFO) != 0;
+    void (*plain)(int) = old->sa_handler;
+
+    if ((has_info && old->sa_sigaction == NULL) ||
+        (!has_info && (plain == SIG_DFL || plain == SIG_IGN))) {
+        if (!has_info && plain == SIG_IGN && si->si_code <= 0)
+            return; /* an ignored kill(): stays ignored */
+        /* a real fault is never ignorable (Linux forces the default) */
+        struct sigaction dfl;
+        sigemptyset(&dfl.sa_mask);
+        dfl.sa_flags = 0;
+        dfl.sa_handler = SIG_DFL;
+        sigaction(sig, &dfl, NULL);
+        if (si->si_code <= 0)
+            raise(sig); /* nothing re-executes after a kill() */
+        return;
+    }
+
+    sigset_t block, before;
+    pthread_sigmask(SIG_BLOCK, &old->sa_mask, &before);
+    if (!(old->sa_flags & SA_NODEFER)) {
+        sigemptyset(&block);
+        sigaddset(&block, sig);
+        pthread_sigmask(SIG_BLOCK, &block, NULL);
+    }
+    if (has_info)
+        old->sa_sigaction(sig, si, uc);
+    else
+        plain(sig);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+}
+
+static void install_once(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    if (p > 0 && ((unsigned long)p & ((unsigned long)p - 1)) == 0)
+        cwi_safe_page = (uintptr_t)p;
+
+    /* Read the old actions before replacing them: the handler may run on
+     * another thread the instant sigaction() installs it, and must find
+     * them already stored. */
+    if (sigaction(SIGSEGV, NULL, &g_old_segv) != 0 || sigaction(SIGBUS, NULL, &g_old_bus) != 0) {
+        g_init_errno = errno;
+        return;
+    }
+    struct sigaction sa;
+    sigemptyset(&sa.sa_mask);
+    /* NODEFER and an empty mask: the handler runs with the interrupted
+     * code's mask, which chain() builds the old handler's mask on and which
+     * stays right when the sigsetjmp path jumps out without sigreturn.
+     * ONSTACK: a program that sets up sigaltstack does so to survive stack
+     * overflows; keep that working. */
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+    sa.sa_sigaction = cwi_safe_on_fault;
+    if (sigaction(SIGSEGV, &sa, &g_old_segv) != 0) {
+        g_init_errno = errno;
+        return;
+    }
+    if (sigaction(SIGBUS, &sa, &g_old_bus) != 0) {
+        g_init_errno = errno;
+        sigaction(SIGSEGV, &g_old_segv, NULL);
+        return;
+    }
+    atomic_store_explicit(&g_ready, 1, memory_order_release);
+    cwi_init(); /* normally done at load already */
+    size_t t = cwi_info.nt_threshold;
+    atomic_store_explicit(&cwi_safe_fast_below, t != 0 ? t - 1 : 0, memory_order_release);
+}
+
+int cw_safe_init(void)
+{
+    if (atomic_load_explicit(&g_ready, memory_order_acquire))
+        return 0;
+    pthread_once(&g_once, install_once);
+    if (!atomic_load_explicit(&g_ready, memory_order_acquire)) {
+        errno = g_init_errno;
+        return -1;
+    }
+    return 0;
+}
