@@ -533,10 +533,13 @@ size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
                          1)) {
 #if SAFE_REGS
         /* no frame, nothing stored: the copy's registers are its armour */
-        const struct cwi_impl *row =
-            atomic_load_explicit(&cwi_active_row, memory_order_acquire);
-        return cwi_safe_enter(dst, src, n, (flags & CW_ZERO_TAIL) != 0, row->copy_safe);
-#elif SAFE_TRAMPOLINE
+        if (__builtin_expect(cwi_safe_regs_usable, 1)) {
+            const struct cwi_impl *row =
+                atomic_load_explicit(&cwi_active_row, memory_order_acquire);
+            return cwi_safe_enter(dst, src, n, (flags & CW_ZERO_TAIL) != 0, row->copy_safe);
+        }
+#endif
+#if SAFE_TRAMPOLINE
         /* nested in another copy armed on this thread (from a signal
          * handler): the general path, which keeps the chain of frames */
         if (__builtin_expect(cwi_safe_tls.armed == NULL, 1))

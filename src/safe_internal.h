@@ -20,5 +20,9 @@ CWI_HIDDEN void cwi_safe_restore_state(int sig, void *ucontext);
  * (0 < n < the streaming threshold), 0 until the handlers are installed */
 CWI_HIDDEN extern uintptr_t cwi_safe_page;
 CWI_HIDDEN extern _Atomic size_t cwi_safe_fast_below;
+/* 1 when the frameless fast path may be used: the signal context carries
+ * the xmm registers it parks the copy in. Valgrind's synthesised frames
+ * leave them zero, so under valgrind the trampoline serves every copy. */
+CWI_HIDDEN extern int cwi_safe_regs_usable;
 
 #endif /* CW_SAFE_INTERNAL_H */

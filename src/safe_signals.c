@@ -20,6 +20,28 @@ static int g_init_errno;
 
 uintptr_t cwi_safe_page = 4096;
 _Atomic size_t cwi_safe_fast_below;
+int cwi_safe_regs_usable;
+
+/* Valgrind's RUNNING_ON_VALGRIND client request: a no-op sequence on a real
+ * CPU (the rotations add up to 128 bits, xchg rbx,rbx changes nothing),
+ * which valgrind recognises and answers in rdx (request 0x1001, arguments
+ * pointed at by rax; docs of valgrind.h). */
+static int running_on_valgrind(void)
+{
+#if defined(__x86_64__)
+    volatile unsigned long request[6] = {0x1001, 0, 0, 0, 0, 0};
+    unsigned long answer = 0, scratch = 0;
+    __asm__ volatile("rolq $3, %%rdi\n\trolq $13, %%rdi\n\t"
+                     "rolq $61, %%rdi\n\trolq $51, %%rdi\n\t"
+                     "xchgq %%rbx, %%rbx"
+                     : "+d"(answer), "+D"(scratch)
+                     : "a"(&request[0])
+                     : "cc", "memory");
+    return answer != 0;
+#else
+    return 0;
+#endif
+}
 
 /* Jumping out of a handler skips sigreturn, so put back by hand what the
  * kernel changed for the handler: the signal mask (a program handler that
@@ -125,6 +147,7 @@ static void install_once(void)
         return;
     }
     atomic_store_explicit(&g_ready, 1, memory_order_release);
+    cwi_safe_regs_usable = !running_on_valgrind();
     cwi_init(); /* normally done at load already */
     size_t t = cwi_info.nt_threshold;
     atomic_store_explicit(&cwi_safe_fast_below, t != 0 ? t - 1 : 0, memory_order_release);

@@ -11,7 +11,8 @@
 #     -Wl,--no-undefined and a sanitizer runtime), every CTest test, copy
 #     sizes capped at $CW_SAN_MAX_SIZE (16M)
 #   4 TSan (gcc), the tests labelled tsan
-#   5 valgrind memcheck on the core differential tests (stage 1 binaries),
+#   5 valgrind memcheck on the core differential tests (stage 1 binaries)
+#     and cw_copy_safe's fault tests (their verdict, not valgrind's count),
 #     implementation $CW_VALGRIND_IMPL (avx2 where the CPU has it: valgrind
 #     cannot run AVX-512), reduced sizes
 #   6 libFuzzer (clang, ASan+UBSan) on fuzz_copy for $CW_FUZZ_SECONDS (20) s,
@@ -148,6 +149,17 @@ stage_valgrind() {
             echo "  FAIL: valgrind $t"
         fi
     done
+    # cw_copy_safe under valgrind: its faults are invalid accesses on purpose,
+    # so the test's own verdict counts, not valgrind's error count (the
+    # library must notice valgrind and keep its fast path off, docs/SAFE.md)
+    echo "  valgrind CACHEWISE_IMPL=$impl safe_faults $impl" | tee -a "$log"
+    if CACHEWISE_IMPL=$impl valgrind -q --track-origins=no "$bin/safe_faults" "$impl" \
+        >>"$log" 2>&1; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "  FAIL: valgrind safe_faults"
+    fi
     [ $fail -ne 0 ] && show_failure "$log"
     record "[5] valgrind ($impl)" "$([ $fail -eq 0 ] && echo PASS || echo FAIL)" $pass $fail \
         $(($(now) - t0)) ""
