@@ -6,6 +6,13 @@
  * no frame, no store. The others are the general path (any flags, nested
  * copies, the slow path's chunks) and, where there are no safe kernels,
  * the fast path with a frame in the thread's block. */
+#if defined(__CET__)
+/* shadow-stack/IBT builds take the sigsetjmp path (src/safe.c) and need
+ * none of this; cet.h marks the object compatible so the library keeps its
+ * CET marking */
+#include <cet.h>
+#endif
+
 #if defined(__x86_64__) && defined(__linux__) && !defined(__CET__)
 
 #define FRAME_RSP 0
