@@ -137,9 +137,13 @@ stage_valgrind() {
         esac
     fi
     local pass=0 fail=0
+    # the corpus minus the cw_copy_safe inputs, whose faults valgrind would
+    # count as errors (safe_faults below covers cw_copy_safe under valgrind)
+    local corpus
+    corpus=$(find "$ROOT/tests/fuzz/corpus" -type f ! -name 'safe_*' | sort | tr '\n' ' ')
     for t in "test_copy --quick --max-size 1M" "test_memmove --quick --max-size 2M" \
-        "fuzz_copy_regress $ROOT/tests/fuzz/corpus"; do
-        echo "  valgrind CACHEWISE_IMPL=$impl $t" | tee -a "$log"
+        "fuzz_copy_regress $corpus"; do
+        echo "  valgrind CACHEWISE_IMPL=$impl ${t%% /*}" | tee -a "$log"
         # shellcheck disable=SC2086
         if CACHEWISE_IMPL=$impl valgrind -q --error-exitcode=1 --track-origins=no \
             "$bin"/$t >>"$log" 2>&1; then

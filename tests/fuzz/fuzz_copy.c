@@ -4,12 +4,18 @@
  * including that no byte outside [dst, dst+n) changed. Invalid hints must
  * give NULL/EINVAL and leave dst alone. Buffers sit flush against (or up to
  * 63 bytes from) PROT_NONE pages, so over-reads fault even without ASan.
+ * Operations 8 and 9 are cw_copy_safe with only the first k bytes of the
+ * source (8) or of the destination (9) accessible: it must return n - k,
+ * copy those k bytes, zero the rest after a source fault with CW_ZERO_TAIL,
+ * and touch nothing outside [dst, dst+n).
  *
  * Input layout (missing bytes read as 0):
- *   [0] operation  [1] implementation index  [2] cw_copy hints
+ *   [0] operation  [1] implementation index  [2] cw_copy hints (ops 8-9:
+ *       bit 0 CW_ZERO_TAIL, 1 CW_DST_NOREUSE, 2 CW_SRC_NOREUSE, 3 CW_PERSIST)
  *   [3..6] size: bits 27..31 = log2 bound, bits 0..26 = value
  *   [7] src offset 0..63, bit 6 = right side  [8] same for dst
- *   [9..10] memmove distance (signed, folded into [-(n+64), n+64])
+ *   [9..10] memmove distance (signed, folded into [-(n+64), n+64]); ops 8-9:
+ *       the accessible bytes k = [7] << 16 | [9..10], folded into [0, n]
  *   [11..] bytes to copy, repeated */
 #include <errno.h>
 #include <stdint.h>
@@ -80,11 +86,62 @@ static void fill(unsigned char *p, size_t n, const uint8_t *bytes, size_t nbytes
                       : (unsigned char)(i * 7 + salt);
 }
 
+/* cw_copy_safe with the source (op 8) or the destination (op 9) cut short
+ * by the right guard page after k bytes. */
+static int safe_case(unsigned op, unsigned hints, size_t n, size_t kraw, unsigned db,
+                     const uint8_t *bytes, size_t nbytes)
+{
+    unsigned flags = (hints & 1 ? CW_ZERO_TAIL : 0) | (hints & 2 ? CW_DST_NOREUSE : 0) |
+                     (hints & 4 ? CW_SRC_NOREUSE : 0) | (hints & 8 ? CW_PERSIST : 0);
+    size_t k = kraw % (n + 1);
+    unsigned char *s, *d;
+    size_t lo, hi, dpos;
+    if (op == 8) {
+        s = g_a.data + g_a.len - k; /* s + k is the guard page */
+        d = pp_place(&g_b, (db >> 6) & 1, n, db & 63);
+    } else {
+        s = pp_place(&g_a, 0, n, 0);
+        d = g_b.data + g_b.len - k;
+    }
+    dpos = (size_t)(d - g_b.data);
+    lo = dpos >= WIN ? dpos - WIN : 0;
+    hi = op == 8 && dpos + n + WIN <= g_b.len ? dpos + n + WIN : g_b.len;
+    if (op == 9)
+        hi = g_b.len; /* d + k is the guard page */
+    fill(s, op == 8 ? k : n, bytes, nbytes, 29);
+    fill(g_b.data + lo, hi - lo, bytes, nbytes, 101);
+    size_t writable = op == 8 ? n : k;
+    for (size_t i = 0; i < writable && i < k; i++)
+        d[i] = (unsigned char)~s[i];
+    memcpy(g_exp + lo, g_b.data + lo, hi - lo);
+    for (size_t i = 0; i < k; i++)
+        g_exp[dpos + i] = s[i];
+    int saved = errno = 1234;
+    size_t r = cw_copy_safe(d, s, n, flags);
+    if (errno != saved)
+        die("cw_copy_safe changed errno", n, op, flags, 0);
+    if (r != n - k)
+        die(op == 8 ? "cw_copy_safe: wrong count after a source fault"
+                    : "cw_copy_safe: wrong count after a destination fault",
+            n, op, flags, (long)k);
+    if (op == 8 && k < n) {
+        if (flags & CW_ZERO_TAIL) {
+            for (size_t i = k; i < n; i++)
+                g_exp[dpos + i] = 0;
+        } else {
+            /* unspecified after the fault: take what is there */
+            memcpy(g_exp + dpos + k, d + k, n - k);
+        }
+    }
+    compare(g_b.data, lo, hi, dpos, n, op, flags);
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (g_exp == NULL)
         setup();
-    unsigned op = at(data, size, 0) % 8;
+    unsigned op = at(data, size, 0) % 10;
     const char *const *list = cw_impl_list();
     size_t nimpl = 0;
     while (list[nimpl] != NULL)
@@ -119,6 +176,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         compare(g_m.data, lo, hi, dpos, n, op, 0);
         return 0;
     }
+
+    if (op >= 8)
+        return safe_case(op, hints, n, (size_t)sb << 16 | (uint16_t)dist16, db, bytes, nbytes);
 
     unsigned char *s = pp_place(&g_a, (sb >> 6) & 1, n, sb & 63);
     unsigned char *d = pp_place(&g_b, (db >> 6) & 1, n, db & 63);
