@@ -209,9 +209,7 @@ static __attribute__((noinline)) void *copy_nt_fenced(const struct cwi_impl *imp
 }
 
 #if defined(__x86_64__) && defined(__SSE2__)
-#include <emmintrin.h>
-typedef uint64_t cwi_u64u __attribute__((may_alias, aligned(1)));
-typedef uint32_t cwi_u32u __attribute__((may_alias, aligned(1)));
+#include "x86/small_copy.h"
 /* Copies of at most 32 bytes, the most common calls by far (96% of the
  * fleet's memcpy calls are <= 128 B), are done right here with baseline
  * instructions: the indirect jump into the implementation cost them about
@@ -221,25 +219,10 @@ typedef uint32_t cwi_u32u __attribute__((may_alias, aligned(1)));
 static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
                                                              const unsigned char *s, size_t n)
 {
-    if (n >= 16) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
-        _mm_storeu_si128((__m128i *)(void *)d, a);
-        _mm_storeu_si128((__m128i *)(void *)(d + n - 16), b);
-    } else if (n >= 8) {
-        uint64_t a = *(const cwi_u64u *)s, b = *(const cwi_u64u *)(s + n - 8);
-        *(cwi_u64u *)d = a;
-        *(cwi_u64u *)(d + n - 8) = b;
-    } else if (n >= 4) {
-        uint32_t a = *(const cwi_u32u *)s, b = *(const cwi_u32u *)(s + n - 4);
-        *(cwi_u32u *)d = a;
-        *(cwi_u32u *)(d + n - 4) = b;
-    } else if (n != 0) {
-        unsigned char a = s[0], b = s[n >> 1], c = s[n - 1];
-        d[0] = a;
-        d[n >> 1] = b;
-        d[n - 1] = c;
-    }
+    if (n >= 16)
+        cwi_copy_16to32(d, s, n);
+    else
+        cwi_copy_upto15(d, s, n);
 }
 #endif
 

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "internal.h"
+#include "x86/small_copy.h"
 
 #if !defined(CWL_W) || !defined(CWL_V) || !defined(CWL_LOADU) || !defined(CWL_STOREU) ||    \
     !defined(CWL_STOREA) || !defined(CWL_STREAM)
@@ -66,8 +67,6 @@
 #define CWL_NT_MIN 256
 
 typedef unsigned char cwl_u8;
-typedef uint64_t cwl_u64 __attribute__((may_alias, aligned(1)));
-typedef uint32_t cwl_u32 __attribute__((may_alias, aligned(1)));
 
 enum { CWL_PF_NONE, CWL_PF_T0, CWL_PF_NTA };
 
@@ -105,36 +104,6 @@ CWL_INLINE void cwl_prefetch(const cwl_u8 *p, int kind)
 
 /* ---- ladder: every load before any store ---- */
 
-/* n in [0, 16) */
-CWL_INLINE void cwl_small(cwl_u8 *d, const cwl_u8 *s, size_t n)
-{
-    if (n >= 8) {
-        uint64_t a = *(const cwl_u64 *)s, b = *(const cwl_u64 *)(s + n - 8);
-        *(cwl_u64 *)d = a;
-        *(cwl_u64 *)(d + n - 8) = b;
-    } else if (n >= 4) {
-        uint32_t a = *(const cwl_u32 *)s, b = *(const cwl_u32 *)(s + n - 4);
-        *(cwl_u32 *)d = a;
-        *(cwl_u32 *)(d + n - 4) = b;
-    } else if (n != 0) {
-        /* 1..3 bytes without a loop: first, middle, last (some coincide) */
-        cwl_u8 a = s[0], b = s[n >> 1], c = s[n - 1];
-        d[0] = a;
-        d[n >> 1] = b;
-        d[n - 1] = c;
-    }
-}
-
-#if CWL_W >= 32
-/* n in [16, 32]: below one vector of the wider ISAs */
-CWL_INLINE void cwl_ht16(cwl_u8 *d, const cwl_u8 *s, size_t n)
-{
-    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
-    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
-    _mm_storeu_si128((__m128i *)(void *)d, a);
-    _mm_storeu_si128((__m128i *)(void *)(d + n - 16), b);
-}
-#endif
 #if CWL_W >= 64
 /* n in [32, 64] */
 CWL_INLINE void cwl_ht32(cwl_u8 *d, const cwl_u8 *s, size_t n)
@@ -231,11 +200,11 @@ CWL_INLINE void cwl_upto2(cwl_u8 *d, const cwl_u8 *s, size_t n)
 #endif
 #if CWL_W >= 32
     if (n >= 16) {
-        cwl_ht16(d, s, n);
+        cwi_copy_16to32(d, s, n);
         return;
     }
 #endif
-    cwl_small(d, s, n);
+    cwi_copy_upto15(d, s, n);
 }
 
 /* n in (2*W, 8*W] */
@@ -346,10 +315,10 @@ CWL_INLINE void cwl_part_line(cwl_u8 *d, const cwl_u8 *s, size_t n, int flush)
         cwl_ladder(d, s, n);
     } else if ((((uintptr_t)d | n) & 7) == 0) {
         for (size_t i = 0; i < n; i += 8)
-            _mm_stream_si64((long long *)(void *)(d + i), (long long)*(const cwl_u64 *)(s + i));
+            _mm_stream_si64((long long *)(void *)(d + i), (long long)*(const cwi_u64u *)(s + i));
     } else if ((((uintptr_t)d | n) & 3) == 0) {
         for (size_t i = 0; i < n; i += 4)
-            _mm_stream_si32((int *)(void *)(d + i), (int)*(const cwl_u32 *)(s + i));
+            _mm_stream_si32((int *)(void *)(d + i), (int)*(const cwi_u32u *)(s + i));
     } else {
         cwl_ladder(d, s, n);
         cwi_flush_line_inline(d);
