@@ -3,7 +3,9 @@
 # print nothing on stdout and leave no output file behind. Plus the engine
 # unit test (a broken routine must be caught).
 #
-# Run as a script (cmake -DCWBS_CHECK=1 -P) this file checks one call.
+# Run as a script (cmake -DCWBS_CHECK=1 -P) this file checks one call; the
+# compare tests of cwbench_unit.cmake use it too. (Expected strings must not
+# contain "[": it stops CMake list splitting.)
 if(CMAKE_SCRIPT_MODE_FILE AND CWBS_CHECK)
   # Lists arrive "|"-separated: a ";" would split the -D argument.
   string(REPLACE "|" ";" args "${ARGS}")
