@@ -136,34 +136,27 @@ stage_valgrind() {
         *) impl=generic ;;
         esac
     fi
-    local pass=0 fail=0
+    local pass=0 fail=0 corpus t cmd
     # the corpus minus the cw_copy_safe inputs, whose faults valgrind would
-    # count as errors (safe_faults below covers cw_copy_safe under valgrind)
-    local corpus
+    # count as errors; safe_faults covers cw_copy_safe instead, judged by its
+    # own verdict (its faults are invalid accesses on purpose; the library
+    # must notice valgrind and keep its fast path off, docs/SAFE.md)
     corpus=$(find "$ROOT/tests/fuzz/corpus" -type f ! -name 'safe_*' | sort | tr '\n' ' ')
-    for t in "test_copy --quick --max-size 1M" "test_memmove --quick --max-size 2M" \
-        "fuzz_copy_regress $corpus"; do
-        echo "  valgrind CACHEWISE_IMPL=$impl ${t%% /*}" | tee -a "$log"
+    # each item: "E command": E=1 counts valgrind's errors as a failure
+    for t in "1 test_copy --quick --max-size 1M" "1 test_memmove --quick --max-size 2M" \
+        "1 fuzz_copy_regress $corpus" "0 safe_faults $impl"; do
+        cmd=${t#* }
+        local vg=(valgrind -q --track-origins=no)
+        [ "${t%% *}" = 1 ] && vg+=(--error-exitcode=1)
+        echo "  valgrind CACHEWISE_IMPL=$impl ${cmd%% /*}" | tee -a "$log"
         # shellcheck disable=SC2086
-        if CACHEWISE_IMPL=$impl valgrind -q --error-exitcode=1 --track-origins=no \
-            "$bin"/$t >>"$log" 2>&1; then
+        if CACHEWISE_IMPL=$impl "${vg[@]}" "$bin"/$cmd >>"$log" 2>&1; then
             pass=$((pass + 1))
         else
             fail=$((fail + 1))
-            echo "  FAIL: valgrind $t"
+            echo "  FAIL: valgrind ${cmd%% /*}"
         fi
     done
-    # cw_copy_safe under valgrind: its faults are invalid accesses on purpose,
-    # so the test's own verdict counts, not valgrind's error count (the
-    # library must notice valgrind and keep its fast path off, docs/SAFE.md)
-    echo "  valgrind CACHEWISE_IMPL=$impl safe_faults $impl" | tee -a "$log"
-    if CACHEWISE_IMPL=$impl valgrind -q --track-origins=no "$bin/safe_faults" "$impl" \
-        >>"$log" 2>&1; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "  FAIL: valgrind safe_faults"
-    fi
     [ $fail -ne 0 ] && show_failure "$log"
     record "[5] valgrind ($impl)" "$([ $fail -eq 0 ] && echo PASS || echo FAIL)" $pass $fail \
         $(($(now) - t0)) ""
