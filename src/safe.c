@@ -525,33 +525,33 @@ size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
 {
     /* The common call (no hints, below the streaming threshold) goes
      * straight to the temporal kernel, as cw_memcpy does: the budget is a
-     * few nanoseconds per call. Until the handlers are installed the limit
-     * reads 0, and the general path installs them. */
-    if (__builtin_expect((flags & ~CW_ZERO_TAIL) == 0 &&
-                             n - 1 < atomic_load_explicit(&cwi_safe_fast_below, memory_order_acquire) &&
-                             dst != NULL && src != NULL,
-                         1)) {
+     * few nanoseconds per call. Until the handlers are installed the limits
+     * read 0, and the general path installs them. */
+    if (__builtin_expect((flags & ~CW_ZERO_TAIL) == 0 && dst != NULL && src != NULL, 1)) {
 #if SAFE_REGS
         /* no frame, nothing stored: the copy's registers are its armour */
-        if (__builtin_expect(cwi_safe_regs_usable, 1)) {
+        if (__builtin_expect(
+                n - 1 < atomic_load_explicit(&cwi_safe_regs_below, memory_order_acquire), 1)) {
             const struct cwi_impl *row =
                 atomic_load_explicit(&cwi_active_row, memory_order_acquire);
             return cwi_safe_enter(dst, src, n, (flags & CW_ZERO_TAIL) != 0, row->copy_safe);
         }
 #endif
+        if (n - 1 < atomic_load_explicit(&cwi_safe_fast_below, memory_order_acquire)) {
 #if SAFE_TRAMPOLINE
-        /* nested in another copy armed on this thread (from a signal
-         * handler): the general path, which keeps the chain of frames */
-        if (__builtin_expect(cwi_safe_tls.armed == NULL, 1))
-            return cwi_safe_fast(dst, src, n,
-                                 SAFE_TAG_FAST | (flags & CW_ZERO_TAIL ? SAFE_TAG_ZERO : 0));
+            /* nested in another copy armed on this thread (from a signal
+             * handler): the general path, which keeps the chain of frames */
+            if (__builtin_expect(cwi_safe_tls.armed == NULL, 1))
+                return cwi_safe_fast(dst, src, n,
+                                     SAFE_TAG_FAST | (flags & CW_ZERO_TAIL ? SAFE_TAG_ZERO : 0));
 #else
-        struct safe_frame f;
-        frame_init(&f, dst, src, n, flags);
-        if (__builtin_expect(armed(&f, NULL, 0) == 0, 1))
-            return 0;
-        return cwi_safe_recover(&f);
+            struct safe_frame f;
+            frame_init(&f, dst, src, n, flags);
+            if (__builtin_expect(armed(&f, NULL, 0) == 0, 1))
+                return 0;
+            return cwi_safe_recover(&f);
 #endif
+        }
     }
     return copy_safe_hinted(dst, src, n, flags);
 }

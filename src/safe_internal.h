@@ -20,9 +20,10 @@ CWI_HIDDEN void cwi_safe_restore_state(int sig, void *ucontext);
  * (0 < n < the streaming threshold), 0 until the handlers are installed */
 CWI_HIDDEN extern uintptr_t cwi_safe_page;
 CWI_HIDDEN extern _Atomic size_t cwi_safe_fast_below;
-/* 1 when the frameless fast path may be used: the signal context carries
- * the xmm registers it parks the copy in. Valgrind's synthesised frames
- * leave them zero, so under valgrind the trampoline serves every copy. */
-CWI_HIDDEN extern int cwi_safe_regs_usable;
+/* the same limit for the frameless fast path (src/safe.c, SAFE_REGS),
+ * which needs a signal context carrying the xmm registers it parks the
+ * copy in: valgrind's synthesised frames leave them zero, so under valgrind
+ * it stays 0 and the trampoline serves every copy */
+CWI_HIDDEN extern _Atomic size_t cwi_safe_regs_below;
 
 #endif /* CW_SAFE_INTERNAL_H */

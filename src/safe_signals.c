@@ -20,7 +20,7 @@ static int g_init_errno;
 
 uintptr_t cwi_safe_page = 4096;
 _Atomic size_t cwi_safe_fast_below;
-int cwi_safe_regs_usable;
+_Atomic size_t cwi_safe_regs_below;
 
 /* Valgrind's RUNNING_ON_VALGRIND client request: a no-op sequence on a real
  * CPU (the rotations add up to 128 bits, xchg rbx,rbx changes nothing),
@@ -147,10 +147,11 @@ static void install_once(void)
         return;
     }
     atomic_store_explicit(&g_ready, 1, memory_order_release);
-    cwi_safe_regs_usable = !running_on_valgrind();
     cwi_init(); /* normally done at load already */
-    size_t t = cwi_info.nt_threshold;
-    atomic_store_explicit(&cwi_safe_fast_below, t != 0 ? t - 1 : 0, memory_order_release);
+    size_t t = cwi_info.nt_threshold, below = t != 0 ? t - 1 : 0;
+    atomic_store_explicit(&cwi_safe_fast_below, below, memory_order_release);
+    atomic_store_explicit(&cwi_safe_regs_below, running_on_valgrind() ? 0 : below,
+                          memory_order_release);
 }
 
 int cw_safe_init(void)
