@@ -32,32 +32,44 @@ static inline size_t pp_page_size(void)
     return p > 0 ? (size_t)p : 4096;
 }
 
-/* Map one guard page, at least `cap` accessible bytes, one guard page.
+/* Map one guard page, at least `cap` accessible bytes, then at least
+ * `tail` inaccessible bytes (one page at least). A long tail lets a test
+ * name a span that runs past the accessible part without the span reaching
+ * some other mapping, whatever the kernel places next.
  * Returns 0, or -1 (errno from mmap/mprotect) with *b zeroed. */
-static inline int pp_alloc(struct pp_buf *b, size_t cap)
+static inline int pp_alloc_tail(struct pp_buf *b, size_t cap, size_t tail)
 {
     size_t page = pp_page_size();
     size_t len = (cap + page - 1) / page * page;
+    size_t tail_len = (tail + page - 1) / page * page;
     if (len == 0)
         len = page;
+    if (tail_len == 0)
+        tail_len = page;
     b->map = NULL;
     b->map_len = 0;
     b->data = NULL;
     b->len = 0;
     /* Reserve everything inaccessible, then open the middle: the guards
      * can never be merged with a neighbouring readable mapping. */
-    void *m = mmap(NULL, len + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *m = mmap(NULL, page + len + tail_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return -1;
     if (mprotect((unsigned char *)m + page, len, PROT_READ | PROT_WRITE) != 0) {
-        munmap(m, len + 2 * page);
+        munmap(m, page + len + tail_len);
         return -1;
     }
     b->map = (unsigned char *)m;
-    b->map_len = len + 2 * page;
+    b->map_len = page + len + tail_len;
     b->data = b->map + page;
     b->len = len;
     return 0;
+}
+
+/* Map one guard page, at least `cap` accessible bytes, one guard page. */
+static inline int pp_alloc(struct pp_buf *b, size_t cap)
+{
+    return pp_alloc_tail(b, cap, 0);
 }
 
 static inline void pp_free(struct pp_buf *b)

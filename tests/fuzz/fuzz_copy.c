@@ -7,7 +7,10 @@
  * Operations 8 and 9 are cw_copy_safe with only the first k bytes of the
  * source (8) or of the destination (9) accessible: it must return n - k,
  * copy those k bytes, zero the rest after a source fault with CW_ZERO_TAIL,
- * and touch nothing outside [dst, dst+n).
+ * and touch nothing outside [dst, dst+n). Everything from the cut to the
+ * span's end is inaccessible (a tail guard of MAXN bytes): the two spans
+ * never overlap, as the contract requires, even where a source or
+ * destination span runs past its own mapping.
  *
  * Input layout (missing bytes read as 0):
  *   [0] operation  [1] implementation index  [2] cw_copy hints (ops 8-9:
@@ -72,7 +75,8 @@ static void compare(const unsigned char *buf, size_t lo, size_t hi, size_t dpos,
 
 static void setup(void)
 {
-    if (pp_alloc(&g_a, MAXN + 2 * WIN) != 0 || pp_alloc(&g_b, MAXN + 2 * WIN) != 0 ||
+    if (pp_alloc_tail(&g_a, MAXN + 2 * WIN, MAXN) != 0 ||
+        pp_alloc_tail(&g_b, MAXN + 2 * WIN, MAXN) != 0 ||
         pp_alloc(&g_m, 2 * MAXN + 4 * WIN) != 0 || (g_exp = malloc(g_m.len)) == NULL) {
         perror("fuzz_copy: buffers");
         abort();
