@@ -25,6 +25,14 @@ const struct cwi_impl *const cwi_impls[] = {
 struct cw_info cwi_info;
 
 _Atomic(const struct cwi_impl *) cwi_active_row;
+static void *memcpy_first_use(void *restrict dst, const void *restrict src, size_t n);
+/* The active row's cw_memcpy entry for 33..CWI_MEMCPY_SMALL bytes, kept
+ * beside the row pointer so that those calls reach it with one load and
+ * no test: on the row's path (row load, test, threshold load, jump, size
+ * ladder) 40-64 B copies at random offsets lost 5-10% to glibc's resolved
+ * entry, where each load on the way cost about 0.17 ns of 3.4
+ * (docs/RESULTS.md, log 15). Until selection: the first-use path. */
+static _Atomic(cwi_copy_fn) g_memcpy_small = memcpy_first_use;
 static size_t g_nt_threshold = SIZE_MAX; /* written once, before cwi_active_row */
 static uint32_t g_features;
 static const char *g_runnable[N_IMPLS + 1];
@@ -73,6 +81,13 @@ static void copy_string(char *dst, size_t cap, const char *src)
     for (; i + 1 < cap && src[i] != '\0'; i++)
         dst[i] = src[i];
     dst[i] = '\0';
+}
+
+/* Makes impl the active implementation for every entry point. */
+static void publish(const struct cwi_impl *impl)
+{
+    atomic_store_explicit(&cwi_active_row, impl, memory_order_release);
+    atomic_store_explicit(&g_memcpy_small, impl->memcpy_small, memory_order_release);
 }
 
 static void init_once(void)
@@ -142,7 +157,7 @@ static void init_once(void)
         }
     }
     in->impl = best->name;
-    atomic_store_explicit(&cwi_active_row, best, memory_order_release);
+    publish(best);
 
     if (env_verbose()) {
         char line[256];
@@ -244,6 +259,8 @@ void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
     if (copied_inline(dst, src, n))
         return dst;
+    if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1))
+        return atomic_load_explicit(&g_memcpy_small, memory_order_acquire)(dst, src, n);
     const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
     if (__builtin_expect(impl == NULL, 0))
         return memcpy_first_use(dst, src, n);
@@ -362,7 +379,7 @@ int cw_impl_select(const char *name)
     /* the lock keeps cwi_active_row and the info fields describing the same
      * implementation when threads select concurrently */
     pthread_mutex_lock(&g_select_lock);
-    atomic_store_explicit(&cwi_active_row, impl, memory_order_release);
+    publish(impl);
     cwi_info.impl = impl->name;
     cwi_info.impl_source = "api";
     pthread_mutex_unlock(&g_select_lock);

@@ -135,5 +135,6 @@ const struct cwi_impl cwi_impl_generic = {
     .flushcache = g_flushcache,
     .move = g_move,
     .copy_safe = CWI_SAFE_KERNEL(cwi_generic_copy_safe),
+    .memcpy_small = g_copy,
 };
 #endif

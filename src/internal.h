@@ -45,6 +45,11 @@ typedef size_t (*cwi_safe_fn)(void *restrict dst, const void *restrict src, size
 #define CWI_SAFE_KERNEL(f) NULL
 #endif
 
+/* The largest copy cw_memcpy sends to a row's memcpy_small entry: below
+ * CWL_NT_MIN (256) the streaming copy is the temporal one anyway, so these
+ * calls need no threshold compare. */
+#define CWI_MEMCPY_SMALL 128
+
 /* One implementation: a row of the dispatch table. */
 struct cwi_impl {
     const char *name;
@@ -68,6 +73,9 @@ struct cwi_impl {
      * section cw_safe_text and built never to touch rbx, rbp, r8-r15 (see
      * src/safe.c); NULL where the build cannot guarantee that */
     cwi_safe_fn copy_safe;
+    /* cw_memcpy for 33..CWI_MEMCPY_SMALL bytes (correct for any n up to
+     * that), reached with one load and an indirect jump (src/dispatch.c) */
+    cwi_copy_fn memcpy_small;
 };
 
 /* Table of implementations compiled into this build, best first, terminated

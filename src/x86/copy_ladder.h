@@ -225,6 +225,42 @@ CWL_INLINE void cwl_ladder(cwl_u8 *d, const cwl_u8 *s, size_t n)
         cwl_upto8(d, s, n);
 }
 
+/* n in (32, 64] */
+CWL_INLINE void cwl_ladder_33to64(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+#if CWL_W == 32
+    cwl_ht1(d, s, n);
+#elif CWL_W == 64
+    cwl_ht32(d, s, n);
+#else
+    cwl_ht2(d, s, n);
+#endif
+}
+
+/* n in (64, 128] */
+CWL_INLINE void cwl_ladder_65to128(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+#if CWL_W == 32
+    /* cwl_ht2 with its stores pinned in ascending order: in this small
+     * function GCC put the second head store first, and 112-128 B at
+     * random offsets were about 10% slower for it (the order matters: see
+     * the head_tail blocks above) */
+    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
+    CWL_V t0 = CWL_LOADU(s + n - 2 * CWL_W), t1 = CWL_LOADU(s + n - CWL_W);
+    CWL_STOREU(d, h0);
+    __asm__ volatile("" ::: "memory");
+    CWL_STOREU(d + CWL_W, h1);
+    __asm__ volatile("" ::: "memory");
+    CWL_STOREU(d + n - 2 * CWL_W, t0);
+    __asm__ volatile("" ::: "memory");
+    CWL_STOREU(d + n - CWL_W, t1);
+#elif CWL_W == 64
+    cwl_ht1(d, s, n);
+#else
+    cwl_ht4(d, s, n);
+#endif
+}
+
 /* ---- temporal loops, n > 8*W ---- */
 
 /* Forward; safe for memmove when dst is below src (or disjoint): each
@@ -468,12 +504,35 @@ CWL_KERNEL void *cwl_k_move(void *dst, const void *src, size_t n)
     return dst;
 }
 
+/* cw_memcpy's entry for 33..128 bytes, the commonest calls past its inline
+ * copy: one block per class, as in glibc's entry, without the threshold
+ * compare and the size ladder of cwl_k_copy (any n <= 128 is still copied
+ * right). Last in the file, 64-byte aligned: the kernels above keep their
+ * placement. */
+CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small(void *restrict dst,
+                                                                 const void *restrict src,
+                                                                 size_t n)
+{
+    /* 33..64 B fall through: the commonest, and the class glibc's entry
+     * reaches first */
+    if (__builtin_expect(n <= 64, 1)) {
+        if (__builtin_expect(n > 32, 1))
+            cwl_ladder_33to64(dst, src, n);
+        else /* only when called directly: cw_memcpy copies these inline */
+            cwl_ladder(dst, src, n);
+    } else {
+        cwl_ladder_65to128(dst, src, n);
+    }
+    return dst;
+}
+
 /* SAFE: the row's safe kernel, CWI_SAFE_KERNEL(cwi_<isa>_copy_safe). */
 #define CWL_ROW(NAME, REQUIRED, SAFE)                                                            \
     {                                                                                            \
         .name = (NAME), .required = (REQUIRED), .copy = cwl_k_copy, .copy_nt = cwl_k_copy_nt,    \
         .copy_nt_srcnta = cwl_k_copy_nt_srcnta, .copy_srcnta = cwl_k_copy_srcnta,                \
         .flushcache = cwl_k_flushcache, .move = cwl_k_move, .copy_safe = (SAFE),                 \
+        .memcpy_small = cwl_k_memcpy_small,                                                      \
     }
 
 /* The safe instance's one function: the temporal copy, returning the bytes
