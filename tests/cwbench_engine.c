@@ -61,10 +61,18 @@ static void *null_ret(void *d, const void *s, size_t n)
     return NULL;
 }
 
-static const struct cwb_routine r_good = {"good", good, "memcpy"};
+/* for_size: a broken function for 63-byte copies only */
+static cwb_copy_fn broken_at_63(size_t n)
+{
+    return n == 63 ? wrong_last : NULL;
+}
+
+static const struct cwb_routine r_good = {"good", good, "memcpy", NULL};
+static const struct cwb_routine r_sized = {"sized", good, "memcpy", broken_at_63};
 static const struct cwb_routine r_bad[] = {
-    {"wrong_last", wrong_last, ""}, {"overrun", overrun, ""}, {"underrun", underrun, ""},
-    {"nothing", nothing, ""},       {"null_ret", null_ret, ""},
+    {"wrong_last", wrong_last, "", NULL}, {"overrun", overrun, "", NULL},
+    {"underrun", underrun, "", NULL},     {"nothing", nothing, "", NULL},
+    {"null_ret", null_ret, "", NULL},
 };
 
 static struct cwb_call calls[64];
@@ -115,6 +123,22 @@ static void engine_tests(void)
             for (size_t b = 0; b < 6; b++)
                 cwb_run_free(&runs[b]);
         }
+    }
+    /* The hot and cold loops time (and check) the routine's one-size
+     * function where it has one: broken at 63 bytes, fine at 4096. */
+    for (size_t si = 0; si < 2; si++) {
+        const struct cwb_routine *sized[1] = {&r_sized};
+        struct cwb_spec sp3;
+        struct cwb_run run3;
+        spec_for(states[si], 63, &sp3);
+        CHECK(cwb_measure(&e, &sp3, sized, 1, &run3) == -1 && run3.failed,
+              "%s: the one-size function was not the one timed", cwb_state_name(states[si]));
+        cwb_run_free(&run3);
+        spec_for(states[si], 4096, &sp3);
+        CHECK(cwb_measure(&e, &sp3, sized, 1, &run3) == 0 && !run3.failed,
+              "%s: for_size NULL did not fall back to fn (%s)", cwb_state_name(states[si]),
+              run3.err);
+        cwb_run_free(&run3);
     }
     /* A cell bigger than the buffers is refused, not overrun. */
     struct cwb_spec big;
@@ -173,7 +197,7 @@ static void registry_tests(void)
     size_t cap = 70000;
     unsigned char *src = malloc(cap + 64), *dst = malloc(cap + 128), *ref = malloc(cap + 128);
     cwb_fill_pattern(src, cap + 64, 3);
-    const size_t sizes[] = {0, 1, 7, 31, 64, 127, 200, 255, 256, 300, 513, 4095, 65537};
+    const size_t sizes[] = {0, 1, 4, 7, 8, 16, 31, 64, 127, 200, 255, 256, 300, 513, 4095, 65537};
     for (size_t r = 0; r < n_rt; r++) {
         for (size_t zi = 0; zi < sizeof sizes / sizeof sizes[0]; zi++) {
             for (int so = 0; so < 3; so++) {
@@ -188,6 +212,14 @@ static void registry_tests(void)
                     CHECK(ret == dst + 64 + dof, "%s: return value", rt[r].name);
                     CHECK(memcmp(dst, ref, cap + 128) == 0, "%s: wrong bytes, n=%zu so=%d do=%d",
                           rt[r].name, n, so, dof);
+                    /* the one-size function the timed loops call, where there is one */
+                    cwb_copy_fn f = cwb_routine_fn(&rt[r], n);
+                    if (f == rt[r].fn)
+                        continue;
+                    memset(dst, 0, cap + 128);
+                    CHECK(f(dst + 64 + dof, src + so, n) == dst + 64 + dof &&
+                              memcmp(dst, ref, cap + 128) == 0,
+                          "%s: its %zu-byte function copies wrong", rt[r].name, n);
                 }
             }
         }

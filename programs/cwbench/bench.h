@@ -15,7 +15,23 @@ struct cwb_results;
 
 /* Every routine copies n bytes from src to dst (no overlap) and returns dst,
  * or NULL when it could not copy (cw_copy_safe reporting bytes not copied). */
-struct cwb_routine { const char *name; void *(*fn)(void *, const void *, size_t); const char *what; };
+typedef void *(*cwb_copy_fn)(void *, const void *, size_t);
+struct cwb_routine {
+    const char *name;
+    cwb_copy_fn fn;
+    const char *what;
+    /* Optional: the routine's function for size n alone, or NULL for fn.
+     * Lets a routine that stands for "a caller with a compile-time constant
+     * size" run without a size dispatch in the timed hot and cold loops. */
+    cwb_copy_fn (*for_size)(size_t n);
+};
+
+/* The function the timed loops call for copies of exactly n bytes. */
+static inline cwb_copy_fn cwb_routine_fn(const struct cwb_routine *rt, size_t n)
+{
+    cwb_copy_fn f = rt->for_size != NULL ? rt->for_size(n) : NULL;
+    return f != NULL ? f : rt->fn;
+}
 
 /* cw_memcpy, cw_memcpy_nt, cw_memcpy_flushcache, cw_copy_nta
  * (CW_SRC_NOREUSE|CW_DST_NOREUSE), cw_copy_safe, glibc_memcpy, rep_movsb,

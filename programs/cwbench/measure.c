@@ -251,7 +251,7 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
         poison(d, sp->size, g->nt_poison);
         c0 = cwb_cpu_now();
         t0 = cwb_now();
-        hot_loops[site % CWB_SITES](rt->fn, d, s, sp->size, k);
+        hot_loops[site % CWB_SITES](cwb_routine_fn(rt, sp->size), d, s, sp->size, k);
         _mm_sfence();
         t1 = cwb_now();
         c1 = cwb_cpu_now();
@@ -271,7 +271,8 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
         const unsigned char *sb = e->src + SRC_BASE + sp->src_off;
         c0 = cwb_cpu_now();
         t0 = cwb_now();
-        cold_loops[site % CWB_SITES](rt->fn, db, sb, n, k, stride, nslots, first % nslots);
+        cold_loops[site % CWB_SITES](cwb_routine_fn(rt, n), db, sb, n, k, stride, nslots,
+                                     first % nslots);
         _mm_sfence();
         t1 = cwb_now();
         c1 = cwb_cpu_now();
