@@ -89,7 +89,8 @@ int cwb_cmd_ab(const struct cwb_opts *o)
     printf("%-10s %14s %14s %7s %17s  %s\n", "size", "A GB/s", "B GB/s", "B/A", "95% CI",
            "verdict (B vs A)");
     double ratios[CWB_MAX_SIZES];
-    size_t nr = 0, faster = 0, slower = 0, noise = 0;
+    size_t nr = 0;
+    struct cwb_tally tally = {0, 0, 0};
     int failed = 0, few = 0;
     cwb_progress_begin("a/b", ns);
     for (size_t i = 0; i < ns; i++) {
@@ -149,12 +150,7 @@ int cwb_cmd_ab(const struct cwb_opts *o)
                    cwb_verdict(&c, 1, v, sizeof v));
             ratios[nr++] = c.ratio;
             few |= c.few_samples;
-            if (!c.significant)
-                noise++;
-            else if (c.ratio > 1)
-                faster++;
-            else
-                slower++;
+            cwb_tally_add(&tally, &c);
         }
         for (int j = 0; j < 2; j++) {
             free(x[j]);
@@ -169,7 +165,8 @@ int cwb_cmd_ab(const struct cwb_opts *o)
         printf("%-10s %14s %14s %7.3f\n", "geomean", "", "", g);
         printf("\noverall: B is %s than A by %.1f%% (geometric mean over %zu sizes): "
                "significantly faster at %zu, slower at %zu, within noise at %zu\n",
-               g >= 1 ? "faster" : "slower", fabs(g - 1) * 100, nr, faster, slower, noise);
+               g >= 1 ? "faster" : "slower", fabs(g - 1) * 100, nr, tally.faster, tally.slower,
+               tally.noise);
     }
     if (few)
         printf("warning: fewer than %d samples per side, the test has little power; use "

@@ -41,6 +41,8 @@ static inline cwb_copy_fn cwb_routine_fn(const struct cwb_routine *rt, size_t n)
 const struct cwb_routine *cwb_routines(size_t *count);
 /* NULL when the name is unknown (or not runnable here). */
 const struct cwb_routine *cwb_routine_find(const char *name);
+/* Index of the routine called name in rt[0..nrt), or nrt when absent. */
+size_t cwb_routine_index(const struct cwb_routine *const *rt, size_t nrt, const char *name);
 /* Comma-separated names of every routine, for usage messages. */
 const char *cwb_routine_names(void);
 

@@ -76,14 +76,12 @@ int cwb_cmd_dist(const struct cwb_opts *o)
     cwb_progress_end();
 
     double *cps[CWB_MAX_ROUTINES];
-    size_t g = nrt;
+    size_t g = cwb_routine_index(rt, nrt, "glibc_memcpy");
     printf("%-22s %14s %*s %9s %9s  %s\n", "routine", "Mcalls/s", cwb_colw("±%", 7), "±%",
            "GB/s", "ns/call",
            "verdict vs glibc_memcpy (calls/s)");
     for (size_t j = 0; j < nrt; j++) {
         cps[j] = NULL;
-        if (strcmp(rt[j]->name, "glibc_memcpy") == 0)
-            g = j;
         if (runs[j].n == 0)
             continue;
         cps[j] = malloc(runs[j].n * sizeof(double));

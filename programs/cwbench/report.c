@@ -111,7 +111,8 @@ static void verdict_line(const char *label, const struct row *rows, size_t nrows
                          struct cellv (*cells)[CWB_MAX_ROUTINES])
 {
     double ratios[MAX_ROWS];
-    size_t nr = 0, faster = 0, slower = 0, noise = 0, worst = 0, in_group = 0;
+    size_t nr = 0, worst = 0, in_group = 0;
+    struct cwb_tally tally = {0, 0, 0};
     size_t lo = SIZE_MAX, hi = 0;
     struct cwb_cmp worst_c;
     memset(&worst_c, 0, sizeof worst_c);
@@ -131,12 +132,7 @@ static void verdict_line(const char *label, const struct row *rows, size_t nrows
             worst = i;
         }
         ratios[nr++] = c.ratio;
-        if (!c.significant)
-            noise++;
-        else if (c.ratio > 1)
-            faster++;
-        else
-            slower++;
+        cwb_tally_add(&tally, &c);
     }
     if (in_group == 0)
         return;
@@ -156,17 +152,14 @@ static void verdict_line(const char *label, const struct row *rows, size_t nrows
     char wl[48], v[160];
     row_label(&rows[worst], wl, sizeof wl);
     printf("  %-26s x%.2f geomean, %zu size%s: %zu faster, %zu slower, %zu within noise; "
-           "worst %s: %s\n", label, cwb_geomean(ratios, nr), nr, nr == 1 ? "" : "s", faster,
-           slower, noise, wl, cwb_verdict(&worst_c, 1, v, sizeof v));
+           "worst %s: %s\n", label, cwb_geomean(ratios, nr), nr, nr == 1 ? "" : "s", tally.faster,
+           tally.slower, tally.noise, wl, cwb_verdict(&worst_c, 1, v, sizeof v));
 }
 
 static void verdicts(const struct row *rows, size_t nrows, const struct cwb_routine *const *rt,
                      size_t nrt, struct cellv (*cells)[CWB_MAX_ROUTINES], size_t llc)
 {
-    size_t g = nrt;
-    for (size_t j = 0; j < nrt; j++)
-        if (strcmp(rt[j]->name, "glibc_memcpy") == 0)
-            g = j;
+    size_t g = cwb_routine_index(rt, nrt, "glibc_memcpy");
     printf("\nVerdicts against glibc memcpy (Mann-Whitney U, alpha 0.05, CI of the ratio of "
            "medians; docs/STATISTICS.md)\n");
     if (g == nrt) {

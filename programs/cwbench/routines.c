@@ -30,8 +30,8 @@ static void *r_cw_flushcache(void *d, const void *s, size_t n)
  * inlined movnti path for 4, 8 and 16 bytes (issue 4 wants it >= 1.5x the
  * out-of-line call). Other sizes take the function. The timed hot and cold
  * loops call the one-size functions (for_size below), so the inlined path
- * is measured without the switch a real caller would not have; the
- * random-offset replay and the warm-up check use the switch. */
+ * is measured without the size dispatch a real caller would not have; the
+ * random-offset replay and the warm-up check go through the dispatch. */
 static void *r_cw_flushcache_const4(void *d, const void *s, size_t n)
 {
     (void)n;
@@ -50,22 +50,18 @@ static void *r_cw_flushcache_const16(void *d, const void *s, size_t n)
     return cw_memcpy_flushcache(d, s, 16);
 }
 
-static void *r_cw_flushcache_const(void *d, const void *s, size_t n)
-{
-    switch (n) {
-    case 4: return r_cw_flushcache_const4(d, s, 4);
-    case 8: return r_cw_flushcache_const8(d, s, 8);
-    case 16: return r_cw_flushcache_const16(d, s, 16);
-    default: return cw_memcpy_flushcache(d, s, n);
-    }
-}
-
 static cwb_copy_fn flushcache_const_for_size(size_t n)
 {
     return n == 4 ? r_cw_flushcache_const4
            : n == 8 ? r_cw_flushcache_const8
            : n == 16 ? r_cw_flushcache_const16
                      : NULL;
+}
+
+static void *r_cw_flushcache_const(void *d, const void *s, size_t n)
+{
+    cwb_copy_fn f = flushcache_const_for_size(n);
+    return f != NULL ? f(d, s, n) : cw_memcpy_flushcache(d, s, n);
 }
 
 static void *r_cw_copy_temporal(void *d, const void *s, size_t n)
@@ -255,6 +251,14 @@ const struct cwb_routine *cwb_routines(size_t *count)
     build();
     *count = n_runnable;
     return runnable;
+}
+
+size_t cwb_routine_index(const struct cwb_routine *const *rt, size_t nrt, const char *name)
+{
+    size_t i = 0;
+    while (i < nrt && strcmp(rt[i]->name, name) != 0)
+        i++;
+    return i;
 }
 
 const struct cwb_routine *cwb_routine_find(const char *name)

@@ -346,6 +346,16 @@ const char *cwb_verdict(const struct cwb_cmp *c, int higher_is_better, char *buf
     return buf;
 }
 
+void cwb_tally_add(struct cwb_tally *t, const struct cwb_cmp *c)
+{
+    if (!c->significant)
+        t->noise++;
+    else if (c->ratio > 1)
+        t->faster++;
+    else
+        t->slower++;
+}
+
 double cwb_geomean(const double *x, size_t n)
 {
     if (!x || n == 0)

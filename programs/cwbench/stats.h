@@ -47,6 +47,11 @@ int cwb_compare(const double *a, size_t na, const double *b, size_t nb, double a
  * a/b. Returns buf. */
 const char *cwb_verdict(const struct cwb_cmp *c, int higher_is_better, char *buf, size_t cap);
 
+/* Verdicts counted over many comparisons of speeds (ratio above 1 = B
+ * faster): significantly faster, significantly slower, within noise. */
+struct cwb_tally { size_t faster, slower, noise; };
+void cwb_tally_add(struct cwb_tally *t, const struct cwb_cmp *c);
+
 /* exp(mean(log x)); NAN when n = 0 or any x <= 0 or not finite. */
 double cwb_geomean(const double *x, size_t n);
 

@@ -263,10 +263,7 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
     snprintf(buf, sizeof buf, "%.3f", ceil.ceiling_gbps);
     cwb_results_meta(&res, "copy_ceiling_gbps", buf);
 
-    size_t g = nrt;
-    for (size_t j = 0; j < nrt; j++)
-        if (strcmp(rt[j]->name, "glibc_memcpy") == 0)
-            g = j;
+    size_t g = cwb_routine_index(rt, nrt, "glibc_memcpy");
     printf("cwbench sweep: %zu routines x %zu sizes x %zu offset pairs x %zu states = %zu cells "
            "(random: one per size), %d samples per cell (bytes counted once)\n", nrt, nsz, al->n,
            nst, total, samples);
