@@ -61,6 +61,14 @@ static void *null_ret(void *d, const void *s, size_t n)
     return NULL;
 }
 
+/* Where the timed call's return address was: page offset of the slot. */
+static size_t spied_slot = SIZE_MAX;
+static __attribute__((noinline)) void *stack_spy(void *d, const void *s, size_t n)
+{
+    spied_slot = ((uintptr_t)__builtin_frame_address(0) + sizeof(void *)) % 4096;
+    return memcpy(d, s, n);
+}
+
 /* for_size: a broken function for 63-byte copies only */
 static cwb_copy_fn broken_at_63(size_t n)
 {
@@ -68,6 +76,7 @@ static cwb_copy_fn broken_at_63(size_t n)
 }
 
 static const struct cwb_routine r_good = {"good", good, "memcpy", NULL};
+static const struct cwb_routine r_spy = {"spy", stack_spy, "memcpy", NULL};
 static const struct cwb_routine r_sized = {"sized", good, "memcpy", broken_at_63};
 static const struct cwb_routine r_bad[] = {
     {"wrong_last", wrong_last, "", NULL}, {"overrun", overrun, "", NULL},
@@ -94,6 +103,65 @@ static void spec_for(enum cwb_state st, size_t n, struct cwb_spec *sp)
         sp->n_calls = 64;
         sp->region = 4096 + n;
     }
+}
+
+static int lines_meet(size_t a, size_t alen, size_t b, size_t blen)
+{
+    for (size_t i = a / 64; i <= (a + alen - 1) / 64; i++)
+        for (size_t j = b / 64; j <= (b + blen - 1) / 64; j++)
+            if (i % 64 == j % 64)
+                return 1;
+    return 0;
+}
+
+/* ASan puts redzones around the alloca that moves the stack, so there the
+ * placement is only approximate (and no timing under ASan means anything). */
+#if defined(__SANITIZE_ADDRESS__)
+#define STACK_PLACED_EXACTLY 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STACK_PLACED_EXACTLY 0
+#endif
+#endif
+#ifndef STACK_PLACED_EXACTLY
+#define STACK_PLACED_EXACTLY 1
+#endif
+
+/* The timed loops run with their stack at the chosen page offset: the
+ * routine's return address lies in the 128 bytes below it, and by default
+ * on no line of the page that the source or destination use. */
+static void stack_tests(struct cwb_engine *e)
+{
+    const enum cwb_state states[] = {CWB_HOT, CWB_COLD, CWB_RANDOM};
+    const size_t sizes[] = {1, 64, 256, 1000, 1800, 4096};
+    const struct cwb_routine *one[1] = {&r_spy};
+    for (size_t si = 0; si < 3; si++) {
+        for (size_t zi = 0; zi < 6; zi++) {
+            for (int forced = -1; forced <= 1024; forced += 1025) {
+                struct cwb_spec sp;
+                struct cwb_run run;
+                spec_for(states[si], sizes[zi], &sp);
+                e->stack_at = forced;
+                size_t at = cwb_stack_offset(e, &sp);
+                spied_slot = SIZE_MAX;
+                CHECK(cwb_measure(e, &sp, one, 1, &run) == 0, "stack spy measured");
+                cwb_run_free(&run);
+                CHECK(at < 4096 && at % 16 == 0 && (forced < 0 || at == (size_t)forced),
+                      "stack offset %zu (forced %d)", at, forced);
+                size_t lo = (at + 4096 - 128) % 4096;
+                CHECK(spied_slot != SIZE_MAX &&
+                          (!STACK_PLACED_EXACTLY || (spied_slot - lo) % 4096 < 128),
+                      "%s %zu B: return address at page offset %zu, chosen %zu",
+                      cwb_state_name(sp.state), sp.size, spied_slot, at);
+                if (forced < 0 && sp.state != CWB_RANDOM && sp.size <= 1000) {
+                    size_t src = (4096 + 3) % 4096, dst = (4096 + 2048 + 1) % 4096;
+                    CHECK(!lines_meet(lo, 128, src, sp.size) && !lines_meet(lo, 128, dst, sp.size),
+                          "%zu B: stack window at %zu meets a buffer", sp.size, lo);
+                }
+            }
+        }
+    }
+    e->stack_at = -1;
 }
 
 static void engine_tests(void)
@@ -181,6 +249,7 @@ static void engine_tests(void)
     struct cwb_ceiling c;
     cwb_measure_ceiling(&e, (size_t)1 << 20, &c);
     CHECK(c.read_gbps > 0 && c.write_gbps > 0 && c.ceiling_gbps <= c.read_gbps, "ceiling");
+    stack_tests(&e);
     cwb_engine_free(&e);
 }
 

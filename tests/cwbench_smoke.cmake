@@ -130,6 +130,8 @@ cwbs(ab_cold 0 ARGS --ab cw_memcpy glibc_memcpy --state cold --quick --size 4K -
 cwbs(ab_random 0 ARGS --ab cw_memcpy glibc_memcpy --state random --quick --size 100 --size 4K
      OUT "state: random" "100 B" "geomean")
 cwbs(pin 0 ARGS --ab cw_memcpy rep_movsb --quick --size 64 --pin 0 OUT "geomean")
+cwbs(stack_offset 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 64 --stack-offset 2048
+     OUT "geomean")
 cwbs(help 0 ARGS --help OUT "usage:" "cwbench sweep" "--samples")
 cwbs(impl 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 4K --impl generic OUT "geomean")
 cwbs(bad_impl 2 ARGS --quick --impl nonesuch ERR "--impl nonesuch: unknown implementation")
@@ -143,6 +145,9 @@ cwbs(bad_samples 2 ARGS --samples 1 --json ${j} ERR "--samples 1" NOFILE ${j})
 cwbs(bad_samples_text 2 ARGS --samples ten ERR "--samples ten")
 cwbs(bad_seed 2 ARGS --seed -3 ERR "--seed -3")
 cwbs(bad_pin 2 ARGS --pin 100000 ERR "--pin 100000")
+cwbs(bad_stack_offset 2 ARGS --stack-offset 4096 ERR "--stack-offset 4096: need a multiple of 16")
+cwbs(bad_stack_offset_odd 2 ARGS --ab cw_memcpy glibc_memcpy --stack-offset 17
+     ERR "--stack-offset 17: need a multiple of 16")
 cwbs(missing_value 2 ARGS --json ERR "--json needs a value")
 cwbs(flag_value 2 ARGS --quick=1 ERR "--quick takes no value")
 cwbs(json_dir 2 ARGS --quick --json /nonexistent-dir/x.json ERR "cannot write")

@@ -120,6 +120,7 @@ struct cwb_engine {
     double max_sample;      /* seconds: cap on batch growth */
     int samples;
     uint64_t rng;
+    int stack_at;           /* page offset of the timed loops' stack; -1: per cell */
     int failures;           /* cells with a failed routine, over the run */
     int preempted;          /* samples still preempted after 2 retries */
     int retried;            /* samples taken again after a preemption */
@@ -153,6 +154,9 @@ double cwb_run_median_gbps(const struct cwb_run *r);
 /* Copy ceiling: a read-only and a streaming write-only kernel over the
  * first `bytes` of the pool; GB/s medians. ceiling = min(read, write). */
 struct cwb_ceiling { double read_gbps, write_gbps, ceiling_gbps; size_t bytes; int n; };
+/* The page offset (0..4095) run_sample gives the timed loops' stack pointer
+ * for this cell: e->stack_at, or away from both buffers (measure.c). */
+size_t cwb_stack_offset(const struct cwb_engine *e, const struct cwb_spec *sp);
 void cwb_measure_ceiling(struct cwb_engine *e, size_t bytes, struct cwb_ceiling *out);
 
 /* ---- Progress (stderr, only when it is a terminal) ----------------------- */

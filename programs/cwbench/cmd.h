@@ -19,6 +19,7 @@ struct cwb_opts {
     int samples;            /* 0 = the subcommand's default */
     uint64_t seed;
     int pin;                /* -1: not pinned */
+    int stack_at;           /* --stack-offset; -1: chosen per cell */
     const char *json, *csv, *plot;
     const char *routines;   /* comma-separated, NULL = default set */
     size_t sizes[CWB_MAX_SIZES];

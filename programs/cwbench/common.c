@@ -63,6 +63,7 @@ int cwb_engine_open(struct cwb_engine *e, size_t pool, int samples, const struct
         fprintf(stderr, "cwbench: cannot allocate 3 x %zu MiB of buffers\n", pool >> 20);
         return 1;
     }
+    e->stack_at = o->stack_at;
     return 0;
 }
 
@@ -75,6 +76,11 @@ void cwb_common_meta(struct cwb_results *r, const struct cwb_opts *o, const char
     cwb_results_meta(r, "seed", buf);
     snprintf(buf, sizeof buf, "%d", o->pin);
     cwb_results_meta(r, "pinned_cpu", buf);
+    if (o->stack_at >= 0)
+        snprintf(buf, sizeof buf, "%d", o->stack_at);
+    else
+        snprintf(buf, sizeof buf, "per cell, away from both buffers");
+    cwb_results_meta(r, "stack_page_offset", buf);
     cwb_results_meta(r, "quick", o->quick ? "1" : "0");
     cwb_results_meta(r, "bytes_counted", "once (GB/s = bytes copied / seconds / 1e9)");
 }

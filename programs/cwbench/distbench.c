@@ -56,6 +56,7 @@ int cwb_cmd_dist(const struct cwb_opts *o)
         cwb_dist_free(&d);
         return 1;
     }
+    e.stack_at = o->stack_at;
     struct cwb_results res;
     cwb_results_init(&res);
     cwb_common_meta(&res, o, "cwbench dist");

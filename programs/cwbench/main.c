@@ -39,6 +39,8 @@ static const char help[] =
     "  --samples N      samples per cell after the warm-up (default 10, 3..100000)\n"
     "  --seed N         seed of the run order and random offsets (default 1)\n"
     "  --pin CPU        run on that CPU only\n"
+    "  --stack-offset N page offset (0..4080, a multiple of 16) of the timed loops' stack\n"
+    "                   (default: chosen per cell away from both buffers)\n"
     "  --impl NAME      measure with that cachewise implementation (generic, sse2, avx2,\n"
     "                   avx512; default: the best this CPU runs)\n"
     "  --json FILE      raw samples and metadata as JSON (read by cwbench compare)\n"
@@ -148,7 +150,7 @@ static const struct { const char *name; int value; int modes; } options[] = {
     {"--sizes", 1, M_SWEEP},    {"--max-size", 1, M_SWEEP},  {"--align", 1, M_SWEEP},
     {"--states", 1, M_SWEEP},   {"--size", 1, M_POLL | M_AB},  {"--impl", 1, M_ALL},
     {"--src-off", 1, M_SWEEP},  {"--dst-off", 1, M_SWEEP},   {"--state", 1, M_AB},
-    {"--a-off", 1, M_AB},       {"--b-off", 1, M_AB},
+    {"--a-off", 1, M_AB},       {"--b-off", 1, M_AB},        {"--stack-offset", 1, M_ALL},
 };
 
 static const char *mode_name(int m)
@@ -174,6 +176,10 @@ static int apply(struct cwb_opts *o, int mode, const char *name, const char *val
         if (parse_uint(val, CPU_SETSIZE - 1, &u) != 0)
             return cwb_usage_error("--pin %s: need a CPU number 0..%d", val, CPU_SETSIZE - 1);
         o->pin = (int)u;
+    } else if (strcmp(name, "--stack-offset") == 0) {
+        if (parse_uint(val, 4080, &u) != 0 || u % 16 != 0)
+            return cwb_usage_error("--stack-offset %s: need a multiple of 16 in 0..4080", val);
+        o->stack_at = (int)u;
     } else if (strcmp(name, "--json") == 0) {
         o->json = val;
         return check_output(name, val);
@@ -249,6 +255,7 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.seed = 1;
     o.pin = -1;
+    o.stack_at = -1;
     if (argc > 1 && argv[1][0] != '-') {
         const char *c = argv[1];
         if (strcmp(c, "compare") == 0)
