@@ -154,7 +154,13 @@ CW_API int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext);
 /** Name of the active implementation ("generic", "sse2", "avx2", "avx512").
  *  On x86-64, cw_memcpy and cw_memmove copy at most 32 bytes inline with
  *  baseline (SSE2) instructions before dispatching, whatever the active
- *  implementation: the indirect jump cost those calls ~8%. */
+ *  implementation: the indirect jump cost those calls ~8%. And in the
+ *  shared library (with glibc), cw_memcpy is resolved once at load time
+ *  (an IFUNC) to an entry that on AVX2 CPUs also copies 33..128 bytes
+ *  itself with AVX (the dispatch pointer's load and jump cost those calls
+ *  ~7%), unless CACHEWISE_IMPL names sse2 or generic; cw_impl_select()
+ *  does not change that entry, only where larger copies go.
+ *  cw_info.memcpy_entry says which entry is in use. */
 CW_API const char *cw_impl_name(void);
 
 /** NULL-terminated list of the implementations this CPU can run, best first.
@@ -190,6 +196,9 @@ struct cw_info {
     /* configuration errors: invalid environment settings that were ignored */
     int n_errors;
     char errors[CW_INFO_MAX_ERRORS][CW_INFO_ERROR_LEN];
+    /* the entry cw_memcpy was resolved to at load time: "avx2" (copies of
+     * 33..128 B made there with AVX) or "baseline" (see cw_impl_name) */
+    const char *memcpy_entry;
 };
 
 /** Detected features, cache sizes, thresholds in force and configuration

@@ -157,14 +157,15 @@ static void init_once(void)
         }
     }
     in->impl = best->name;
+    in->memcpy_entry = cwi_memcpy_entry_name();
     publish(best);
 
     if (env_verbose()) {
         char line[256];
         int len = snprintf(line, sizeof line,
-                           "cachewise: impl=%s (%s) nt_threshold=%zu (%s) flush=%s "
-                           "L1d=%zu L2=%zu L3=%zu\n",
-                           in->impl, in->impl_source, in->nt_threshold,
+                           "cachewise: impl=%s (%s) memcpy_entry=%s nt_threshold=%zu (%s) "
+                           "flush=%s L1d=%zu L2=%zu L3=%zu\n",
+                           in->impl, in->impl_source, in->memcpy_entry, in->nt_threshold,
                            in->nt_threshold_source, in->flush_insn, in->l1d_size,
                            in->l2_size, in->l3_size);
         if (len > 0)
@@ -255,10 +256,12 @@ static inline __attribute__((always_inline)) int copied_inline(void *dst, const 
     return 0;
 }
 
-void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)
+/* cw_memcpy past its inline copy: 33..CWI_MEMCPY_SMALL bytes through the
+ * row's small-copy entry, larger ones through the row. */
+static inline __attribute__((always_inline)) void *memcpy_through_row(void *restrict dst,
+                                                                     const void *restrict src,
+                                                                     size_t n)
 {
-    if (copied_inline(dst, src, n))
-        return dst;
     if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1))
         return atomic_load_explicit(&g_memcpy_small, memory_order_acquire)(dst, src, n);
     const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
@@ -268,6 +271,74 @@ void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)
         return copy_nt_fenced(impl, dst, src, n);
     return impl->copy(dst, src, n);
 }
+
+#ifdef CWI_MEMCPY_IFUNC
+/* In the shared library cw_memcpy is a GNU indirect function: the dynamic
+ * linker calls resolve_cw_memcpy once, and every call through a program's
+ * PLT then lands in the entry it returned. On AVX2 CPUs that entry copies
+ * 33..128 bytes itself, with no load on the way: behind the PLT's jump the
+ * load and jump through g_memcpy_small made these copies about 7% slower
+ * than glibc's memcpy, which is resolved the same way (docs/RESULTS.md,
+ * log 16). cw_impl_select() cannot move them (the entry is fixed at load
+ * time); CACHEWISE_IMPL=sse2 or generic, read by the resolver, selects the
+ * baseline entry. The static library keeps a plain function (see
+ * src/CMakeLists.txt). */
+static void *memcpy_entry_baseline(void *restrict dst, const void *restrict src, size_t n)
+{
+    if (copied_inline(dst, src, n))
+        return dst;
+    return memcpy_through_row(dst, src, n);
+}
+
+static __attribute__((target("avx,avx2"))) void *memcpy_entry_avx2(void *restrict dst,
+                                                                     const void *restrict src,
+                                                                     size_t n)
+{
+    if (copied_inline(dst, src, n))
+        return dst;
+    if (__builtin_expect(n <= 64, 1)) {
+        cwi_copy_32to64_avx(dst, src, n);
+        return dst;
+    }
+    if (__builtin_expect(n <= 128, 1)) {
+        cwi_copy_64to128_avx(dst, src, n);
+        return dst;
+    }
+    return memcpy_through_row(dst, src, n);
+}
+
+/* What the resolver chose, for cw_info (the same value every time it runs). */
+static _Atomic(const char *) g_memcpy_entry;
+
+static cwi_copy_fn resolve_cw_memcpy(void)
+{
+    int wide = cwi_early_wide_entry();
+    atomic_store_explicit(&g_memcpy_entry, wide ? "avx2" : "baseline", memory_order_relaxed);
+    return wide ? memcpy_entry_avx2 : memcpy_entry_baseline;
+}
+
+void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)
+    __attribute__((ifunc("resolve_cw_memcpy")));
+
+const char *cwi_memcpy_entry_name(void)
+{
+    if (atomic_load_explicit(&g_memcpy_entry, memory_order_relaxed) == NULL)
+        (void)resolve_cw_memcpy(); /* lazy binding: not resolved yet */
+    return atomic_load_explicit(&g_memcpy_entry, memory_order_relaxed);
+}
+#else
+void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+    if (copied_inline(dst, src, n))
+        return dst;
+    return memcpy_through_row(dst, src, n);
+}
+
+const char *cwi_memcpy_entry_name(void)
+{
+    return "baseline";
+}
+#endif
 
 static __attribute__((noinline, cold)) void *memmove_first_use(void *dst, const void *src,
                                                               size_t n)

@@ -45,6 +45,19 @@ typedef size_t (*cwi_safe_fn)(void *restrict dst, const void *restrict src, size
 #define CWI_SAFE_KERNEL(f) NULL
 #endif
 
+/* cw_memcpy is an indirect function (IFUNC) where the toolchain and libc
+ * have them and the build is not instrumented (a sanitizer's checks would
+ * run before its runtime is up): src/dispatch.c. */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && !defined(CWI_NO_IFUNC)
+#define CWI_MEMCPY_IFUNC 1
+/* Whether cw_memcpy's AVX2 entry may be used: AVX2 with OS support, and
+ * CACHEWISE_IMPL not naming sse2 or generic. Safe to call from an IFUNC
+ * resolver (src/x86/early.c). */
+int cwi_early_wide_entry(void) CWI_HIDDEN;
+#endif
+/* "avx2" or "baseline": the entry cw_memcpy was resolved to */
+const char *cwi_memcpy_entry_name(void) CWI_HIDDEN;
+
 /* The largest copy cw_memcpy sends to a row's memcpy_small entry: below
  * CWL_NT_MIN (256) the streaming copy is the temporal one anyway, so these
  * calls need no threshold compare. */

@@ -23,9 +23,16 @@ static int child(void)
     int ok = memcmp(d, s, sizeof s) == 0;
     cw_memmove(d + 1, d, sizeof d - 1);
     ok = ok && memcmp(d + 1, s, sizeof s - 1) == 0;
-    printf("impl=%s\nimpl_source=%s\nnt=%zu\nnt_source=%s\nn_errors=%d\ncopy_ok=%d\n",
+    /* the sizes cw_memcpy's load-time entry copies itself */
+    for (size_t n = 33; n <= 64; n++) {
+        memset(d, 0, 200);
+        cw_memcpy(d + 7, s + 3, n);
+        ok = ok && memcmp(d + 7, s + 3, n) == 0 && d[6] == 0 && d[7 + n] == 0;
+    }
+    printf("impl=%s\nimpl_source=%s\nnt=%zu\nnt_source=%s\nn_errors=%d\ncopy_ok=%d\n"
+           "entry=%s\n",
            cw_impl_name(), in->impl_source, in->nt_threshold, in->nt_threshold_source,
-           in->n_errors, ok);
+           in->n_errors, ok, in->memcpy_entry);
     for (int i = 0; i < in->n_errors && i < CW_INFO_MAX_ERRORS; i++)
         printf("error=%s\n", in->errors[i]);
     return 0;
@@ -137,6 +144,15 @@ static void run(const char *const *vars, const struct expect *x)
               desc, b, want_impl);
     CWT_CHECK(strcmp(field(&r, "impl_source", b, sizeof b), x->impl_source) == 0,
               "[%s] impl_source %s, want %s", desc, b, x->impl_source);
+    /* cw_memcpy's IFUNC entry, chosen before the library's own selection,
+     * must agree with it: AVX2 copies only for the AVX2 and AVX-512 rows */
+    const char *want_entry = "baseline";
+#if defined(__x86_64__) && defined(__GLIBC__) && !defined(CWT_NO_IFUNC)
+    if (strcmp(want_impl, "avx2") == 0 || strcmp(want_impl, "avx512") == 0)
+        want_entry = "avx2";
+#endif
+    CWT_CHECK(strcmp(field(&r, "entry", b, sizeof b), want_entry) == 0,
+              "[%s] memcpy entry %s, want %s (impl %s)", desc, b, want_entry, want_impl);
     unsigned long long want_nt = x->nt < 0 ? g_default_nt : (unsigned long long)x->nt;
     CWT_CHECK(strtoull(field(&r, "nt", b, sizeof b), NULL, 10) == want_nt,
               "[%s] nt_threshold %s, want %llu", desc, b, want_nt);
@@ -176,6 +192,13 @@ static void impl_cases(void)
         &(struct expect){NULL, "cpu", -1, "cpu", 1, "bogus", "bogus"});
     run(VARS("CACHEWISE_IMPL=AVX2", "CACHEWISE_VERBOSE=1"),
         &(struct expect){NULL, "cpu", -1, "cpu", 1, "CACHEWISE_IMPL", "AVX2"});
+    /* the first of two settings counts, for the library and its IFUNC alike */
+    run(VARS("CACHEWISE_IMPL=generic", "CACHEWISE_IMPL=avx2"),
+        &(struct expect){"generic", "env", -1, "cpu", 0, NULL, ""});
+    /* longer than any name (and than the resolver keeps): unknown */
+    run(VARS("CACHEWISE_IMPL=sse2sse2sse2sse2sse2sse2"),
+        &(struct expect){NULL, "cpu", -1, "cpu", 1, "sse2sse2", ""});
+    run(VARS("CACHEWISE_IMPL=sse"), &(struct expect){NULL, "cpu", -1, "cpu", 1, "sse", ""});
     /* the verbose summary names the implementation in force */
     run(VARS("CACHEWISE_IMPL=generic", "CACHEWISE_VERBOSE=1"),
         &(struct expect){"generic", "env", -1, "cpu", 0, NULL, "generic"});

@@ -11,6 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef CWB_LINKED_SHARED
+#define CWB_CACHEWISE_LINK "shared"
+#else
+#define CWB_CACHEWISE_LINK "static"
+#endif
+
 #include "bench.h"
 #include "cachewise.h"
 #include "results.h"
@@ -158,8 +164,9 @@ void cwb_print_machine(FILE *f)
     fprintf(f, "  libc         glibc %s\n", gnu_get_libc_version());
     fprintf(f, "  compiler     %s (\"%s\"), flags %s\n", CWB_COMPILER_ID, __VERSION__,
             CWB_BUILD_FLAGS);
-    fprintf(f, "  cachewise    %s, impl %s (%s; runnable: %s), nt_threshold %s (%s), flush %s\n",
-            cw_version(), in->impl, in->impl_source, imp,
+    fprintf(f, "  cachewise    %s (%s library), impl %s (%s; runnable: %s), memcpy entry %s, "
+            "nt_threshold %s (%s), flush %s\n",
+            cw_version(), CWB_CACHEWISE_LINK, in->impl, in->impl_source, imp, in->memcpy_entry,
             cwb_fmt_size(in->nt_threshold, a, sizeof a), in->nt_threshold_source,
             in->flush_insn);
     for (int i = 0; i < in->n_errors; i++)
@@ -193,6 +200,8 @@ void cwb_machine_meta(struct cwb_results *r)
     cwb_results_meta(r, "flags", CWB_BUILD_FLAGS);
     cwb_results_meta(r, "cachewise_version", cw_version());
     cwb_results_meta(r, "impl", in->impl);
+    cwb_results_meta(r, "memcpy_entry", in->memcpy_entry);
+    cwb_results_meta(r, "cachewise_library", CWB_CACHEWISE_LINK);
     snprintf(buf, sizeof buf, "%zu", in->nt_threshold);
     cwb_results_meta(r, "nt_threshold", buf);
     cwb_results_meta(r, "flush", in->flush_insn);

@@ -241,19 +241,7 @@ CWL_INLINE void cwl_ladder_33to64(cwl_u8 *d, const cwl_u8 *s, size_t n)
 CWL_INLINE void cwl_ladder_65to128(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
 #if CWL_W == 32
-    /* cwl_ht2 with its stores pinned in ascending order: in this small
-     * function GCC put the second head store first, and 112-128 B at
-     * random offsets were about 10% slower for it (the order matters: see
-     * the head_tail blocks above) */
-    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
-    CWL_V t0 = CWL_LOADU(s + n - 2 * CWL_W), t1 = CWL_LOADU(s + n - CWL_W);
-    CWL_STOREU(d, h0);
-    __asm__ volatile("" ::: "memory");
-    CWL_STOREU(d + CWL_W, h1);
-    __asm__ volatile("" ::: "memory");
-    CWL_STOREU(d + n - 2 * CWL_W, t0);
-    __asm__ volatile("" ::: "memory");
-    CWL_STOREU(d + n - CWL_W, t1);
+    cwi_copy_64to128_avx(d, s, n); /* cwl_ht2 with its stores pinned in order */
 #elif CWL_W == 64
     cwl_ht1(d, s, n);
 #else

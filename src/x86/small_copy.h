@@ -1,11 +1,12 @@
-/* Copies of at most 32 bytes with baseline x86-64 instructions (SSE2),
- * every load before any store (so they serve memmove too). Shared by the
- * dispatcher's inline path (src/dispatch.c, compiled for the baseline) and
- * the copy ladder of every ISA (src/x86/copy_ladder.h). */
+/* Small head/tail copies, every load before any store (so they serve
+ * memmove too): at most 32 bytes with baseline x86-64 instructions (SSE2),
+ * shared by the dispatcher's inline path (src/dispatch.c, compiled for the
+ * baseline) and the copy ladder of every ISA (src/x86/copy_ladder.h); and
+ * 32..128 bytes with AVX, below. */
 #ifndef CW_X86_SMALL_COPY_H
 #define CW_X86_SMALL_COPY_H
 
-#include <emmintrin.h>
+#include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,39 @@ static inline __attribute__((always_inline)) void cwi_copy_16to32(unsigned char 
     __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
     _mm_storeu_si128((__m128i *)(void *)d, a);
     _mm_storeu_si128((__m128i *)(void *)(d + n - 16), b);
+}
+
+/* 32-byte moves (AVX): for the AVX2 copy ladder (src/x86/copy_ladder.h)
+ * and cw_memcpy's AVX2 entry (src/dispatch.c), which is compiled for the
+ * baseline and enables AVX for itself. */
+#define CWI_AVX_INLINE static inline __attribute__((always_inline, target("avx")))
+
+/* n in [32, 64]: two possibly overlapping 32-byte moves */
+CWI_AVX_INLINE void cwi_copy_32to64_avx(unsigned char *d, const unsigned char *s, size_t n)
+{
+    __m256i head = _mm256_loadu_si256((const __m256i *)(const void *)s);
+    __m256i tail = _mm256_loadu_si256((const __m256i *)(const void *)(s + n - 32));
+    _mm256_storeu_si256((__m256i *)(void *)d, head);
+    _mm256_storeu_si256((__m256i *)(void *)(d + n - 32), tail);
+}
+
+/* n in [64, 128]: four, every load first and the stores pinned in
+ * ascending order: in a small function GCC put the second head store
+ * first, and 112-128 B at random offsets were about 10% slower for it
+ * (docs/RESULTS.md, optimization logs 2 and 15) */
+CWI_AVX_INLINE void cwi_copy_64to128_avx(unsigned char *d, const unsigned char *s, size_t n)
+{
+    __m256i h0 = _mm256_loadu_si256((const __m256i *)(const void *)s);
+    __m256i h1 = _mm256_loadu_si256((const __m256i *)(const void *)(s + 32));
+    __m256i t0 = _mm256_loadu_si256((const __m256i *)(const void *)(s + n - 64));
+    __m256i t1 = _mm256_loadu_si256((const __m256i *)(const void *)(s + n - 32));
+    _mm256_storeu_si256((__m256i *)(void *)d, h0);
+    __asm__ volatile("" ::: "memory");
+    _mm256_storeu_si256((__m256i *)(void *)(d + 32), h1);
+    __asm__ volatile("" ::: "memory");
+    _mm256_storeu_si256((__m256i *)(void *)(d + n - 64), t0);
+    __asm__ volatile("" ::: "memory");
+    _mm256_storeu_si256((__m256i *)(void *)(d + n - 32), t1);
 }
 
 #endif /* CW_X86_SMALL_COPY_H */
