@@ -423,9 +423,11 @@ CWL_KERNEL void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t
         cwl_upto8(d, s, n);
     else if (n <= 16 * CWL_W && n > 12 * CWL_W)
         cwl_ht8(d, s, n);
-    else if (cwl_rep_movsb_wins(d, s, n))
+    else if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
         cwl_rep_movsb(d, s, n);
-    else if (cwl_aliases_fwd(d, s))
+    /* the forward loop falls through, the 4K-aliasing case jumps: 264 B hot
+     * 0.875 -> 0.933 of glibc, 768 B 0.978 -> 1.000 (optimization log 17) */
+    else if (__builtin_expect(cwl_aliases_fwd(d, s), 0))
         cwl_bwd(d, s, n);
     else
         cwl_fwd(d, s, n, CWL_PF_NONE);
