@@ -158,8 +158,10 @@ CW_API int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext);
  *  shared library (with glibc), cw_memcpy is resolved once at load time
  *  (an IFUNC) to an entry that on AVX2 CPUs also copies 33..128 bytes
  *  itself with AVX (the dispatch pointer's load and jump cost those calls
- *  ~7%), unless CACHEWISE_IMPL names sse2 or generic; cw_impl_select()
- *  does not change that entry, only where larger copies go.
+ *  ~7%), unless CACHEWISE_IMPL names sse2 or generic (read by the resolver
+ *  from environ, or from /proc/self/environ when it runs before libc has set
+ *  environ; with neither, the CPU alone decides); cw_impl_select() does not
+ *  change that entry, only where larger copies go.
  *  cw_info.memcpy_entry says which entry is in use. */
 CW_API const char *cw_impl_name(void);
 
