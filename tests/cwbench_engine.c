@@ -148,14 +148,15 @@ static void stack_tests(struct cwb_engine *e)
                 cwb_run_free(&run);
                 CHECK(at < 4096 && at % 16 == 0 && (forced < 0 || at == (size_t)forced),
                       "stack offset %zu (forced %d)", at, forced);
-                size_t lo = (at + 4096 - 128) % 4096;
+                size_t lo = (at + CWB_PAGE - CWB_STACK_WINDOW) % CWB_PAGE;
                 CHECK(spied_slot != SIZE_MAX &&
-                          (!STACK_PLACED_EXACTLY || (spied_slot - lo) % 4096 < 128),
+                          (!STACK_PLACED_EXACTLY || (spied_slot - lo) % CWB_PAGE < CWB_STACK_WINDOW),
                       "%s %zu B: return address at page offset %zu, chosen %zu",
                       cwb_state_name(sp.state), sp.size, spied_slot, at);
                 if (forced < 0 && sp.state != CWB_RANDOM && sp.size <= 1000) {
-                    size_t src = (4096 + 3) % 4096, dst = (4096 + 2048 + 1) % 4096;
-                    CHECK(!lines_meet(lo, 128, src, sp.size) && !lines_meet(lo, 128, dst, sp.size),
+                    size_t src = (CWB_SRC_BASE + 3) % CWB_PAGE, dst = (CWB_DST_BASE + 1) % CWB_PAGE;
+                    CHECK(!lines_meet(lo, CWB_STACK_WINDOW, src, sp.size) &&
+                              !lines_meet(lo, CWB_STACK_WINDOW, dst, sp.size),
                           "%zu B: stack window at %zu meets a buffer", sp.size, lo);
                 }
             }

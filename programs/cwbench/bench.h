@@ -133,6 +133,24 @@ struct cwb_engine {
 int cwb_engine_init(struct cwb_engine *e, size_t pool, int samples, double min_sample,
                     uint64_t seed);
 void cwb_engine_free(struct cwb_engine *e);
+/* ---- Placement (placement.c) ---------------------------------------------- */
+
+/* Hot and cold cells: the source at page offset 0, the destination at page
+ * offset 2048 (plus the spec's offsets), so loads and stores never alias
+ * within 4 KiB unless the offsets ask for it (that would measure the CPU's
+ * store-forwarding guesswork, not the copy). */
+#define CWB_PAGE 4096u
+#define CWB_SRC_BASE CWB_PAGE
+#define CWB_DST_BASE (CWB_PAGE + 2048u)
+/* The timed loop's frame (saved registers, and the return address every
+ * timed call stores) lies in the CWB_STACK_WINDOW bytes below the page
+ * offset the engine gives its stack pointer. */
+#define CWB_STACK_WINDOW 128u
+#define CWB_STACK_AT_DEFAULT 4032u
+/* That page offset (0..4080) for this cell: e->stack_at, or away from both
+ * buffers. */
+size_t cwb_stack_offset(const struct cwb_engine *e, const struct cwb_spec *sp);
+
 /* Measure nrt routines in one cell, interleaved in a new random order for
  * every sample, each after its own calibration (the discarded warm-up).
  * out[i] gets routine rt[i]; free each with cwb_run_free. Every sample's
@@ -154,9 +172,6 @@ double cwb_run_median_gbps(const struct cwb_run *r);
 /* Copy ceiling: a read-only and a streaming write-only kernel over the
  * first `bytes` of the pool; GB/s medians. ceiling = min(read, write). */
 struct cwb_ceiling { double read_gbps, write_gbps, ceiling_gbps; size_t bytes; int n; };
-/* The page offset (0..4095) run_sample gives the timed loops' stack pointer
- * for this cell: e->stack_at, or away from both buffers (measure.c). */
-size_t cwb_stack_offset(const struct cwb_engine *e, const struct cwb_spec *sp);
 void cwb_measure_ceiling(struct cwb_engine *e, size_t bytes, struct cwb_ceiling *out);
 
 /* ---- Progress (stderr, only when it is a terminal) ----------------------- */

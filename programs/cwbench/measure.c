@@ -10,18 +10,10 @@
 #include "bench.h"
 #include "cachewise.h"
 
-#define PAGE 4096u
+#define PAGE CWB_PAGE
 #define LINE 64u
-/* Hot buffers: the source at page offset 0, the destination at page offset
- * 2048, so loads and stores never alias within 4 KiB (which would measure
- * the CPU's store-forwarding guesswork, not the copy). */
-#define SRC_BASE PAGE
-#define DST_BASE (PAGE + 2048u)
-/* The timed loop's frame (saved registers, and the return address every
- * timed call stores) lies in the STACK_WINDOW bytes below the page offset
- * run_sample gives its stack pointer. */
-#define STACK_WINDOW 128u
-#define STACK_AT_DEFAULT 4032u
+#define SRC_BASE CWB_SRC_BASE
+#define DST_BASE CWB_DST_BASE
 #define GUARD LINE
 #define POISON 0
 #define MAX_BATCH ((size_t)1 << 26)
@@ -243,54 +235,6 @@ static const cold_loop cold_loops[CWB_SITES] = {
 static const replay_loop replay_loops[CWB_SITES] = {
     replay_0, replay_1, replay_2,  replay_3,  replay_4,  replay_5,  replay_6,  replay_7,
     replay_8, replay_9, replay_10, replay_11, replay_12, replay_13, replay_14, replay_15};
-
-/* Marks the 64-byte lines of a page that n bytes from page offset off cover. */
-static uint64_t page_lines(size_t off, size_t n)
-{
-    if (n >= PAGE)
-        return ~(uint64_t)0;
-    uint64_t m = 0;
-    for (size_t l = off / LINE; l <= (off + n - 1) / LINE; l++)
-        m |= (uint64_t)1 << (l % (PAGE / LINE));
-    return m;
-}
-
-/* The page offset for the timed loop's stack. Every timed call stores its
- * return address there, and a load of the copy whose address agrees with a
- * pending store in the low 12 bits waits for it (4K aliasing): where the
- * stack lies is a variable of the measurement like the buffers' offsets.
- * Left alone it would follow the size of the process's environment; it is
- * chosen instead: the middle of the widest stretch of the page that neither
- * buffer of the cell covers, or STACK_AT_DEFAULT when there is none (copies
- * of about 2 KiB and more, random-offset replays: every offset is in use). */
-size_t cwb_stack_offset(const struct cwb_engine *e, const struct cwb_spec *sp)
-{
-    if (e->stack_at >= 0)
-        return (size_t)e->stack_at;
-    if (sp->state == CWB_RANDOM || sp->size == 0)
-        return STACK_AT_DEFAULT;
-    const unsigned lines = PAGE / LINE;
-    uint64_t used = page_lines((SRC_BASE + (size_t)sp->src_off) % PAGE, sp->size) |
-                    page_lines((DST_BASE + (size_t)sp->dst_off) % PAGE, sp->size);
-    unsigned best_len = 0, best_end = 0;
-    for (unsigned start = 0; start < lines; start++) {
-        if (!(used >> start & 1) || (used >> ((start + 1) % lines) & 1))
-            continue; /* runs start after a used line */
-        unsigned len = 0;
-        while (len < lines && !(used >> ((start + 1 + len) % lines) & 1))
-            len++;
-        if (len > best_len) {
-            best_len = len;
-            best_end = start + 1 + len;
-        }
-    }
-    if (best_len * LINE < STACK_WINDOW + 2 * LINE)
-        return STACK_AT_DEFAULT;
-    /* the window [at - STACK_WINDOW, at) in the middle of the free run */
-    size_t free_end = (size_t)best_end * LINE;
-    size_t at = free_end - (best_len * LINE - STACK_WINDOW) / 2;
-    return (at & ~(size_t)15) % PAGE;
-}
 
 /* Runs k calls of rt and verifies them. Returns 0, or -1 with err set. */
 static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const struct geom *g,
