@@ -8,7 +8,7 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 
-static void cpuid(unsigned leaf, unsigned sub, unsigned r[4])
+static CWI_EARLY void cpuid(unsigned leaf, unsigned sub, unsigned r[4])
 {
     __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
 }
@@ -21,7 +21,7 @@ static void put_u32(char *p, uint32_t v)
         p[i] = (char)(v >> (8 * i));
 }
 
-static uint64_t xgetbv0(void)
+static CWI_EARLY uint64_t xgetbv0(void)
 {
     uint32_t lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
@@ -62,17 +62,11 @@ static int cache_leaf(struct cwi_cpu *c, unsigned leaf)
     return found;
 }
 
-static void detect_x86(struct cwi_cpu *c)
+CWI_EARLY uint32_t cwi_cpu_features(void)
 {
     unsigned r[4];
     cpuid(0, 0, r);
     unsigned max_leaf = r[0];
-    put_u32(c->vendor + 0, r[1]);
-    put_u32(c->vendor + 4, r[3]);
-    put_u32(c->vendor + 8, r[2]);
-    c->vendor[12] = '\0';
-    int amd = strcmp(c->vendor, "AuthenticAMD") == 0 || strcmp(c->vendor, "HygonGenuine") == 0;
-
     cpuid(1, 0, r);
     uint32_t f = 0;
     if (r[3] & (1u << 26))
@@ -105,7 +99,20 @@ static void detect_x86(struct cwi_cpu *c)
         if (r[3] & (1u << 4))
             f |= CWI_F_FSRM;
     }
-    c->features = f;
+    return f;
+}
+
+static void detect_x86(struct cwi_cpu *c)
+{
+    unsigned r[4];
+    cpuid(0, 0, r);
+    unsigned max_leaf = r[0];
+    put_u32(c->vendor + 0, r[1]);
+    put_u32(c->vendor + 4, r[3]);
+    put_u32(c->vendor + 8, r[2]);
+    c->vendor[12] = '\0';
+    int amd = strcmp(c->vendor, "AuthenticAMD") == 0 || strcmp(c->vendor, "HygonGenuine") == 0;
+    c->features = cwi_cpu_features();
 
     cpuid(0x80000000, 0, r);
     unsigned max_ext = r[0];

@@ -116,6 +116,22 @@ struct cwi_cpu {
     unsigned threads_sharing_l3; /* logical CPUs sharing the L3, >= 1 */
 };
 CWI_HIDDEN void cwi_cpu_detect(struct cwi_cpu *out);
+#if defined(__x86_64__)
+/* For code that runs before the process is set up (cw_memcpy's IFUNC
+ * resolver, src/x86/early.c): no stack protector, whose canary lives in
+ * thread-local storage. */
+#if defined(__has_attribute)
+#if __has_attribute(no_stack_protector)
+#define CWI_EARLY __attribute__((no_stack_protector))
+#endif
+#endif
+#ifndef CWI_EARLY
+#define CWI_EARLY __attribute__((optimize("no-stack-protector")))
+#endif
+/* The CPUID + XGETBV feature bits (CWI_F_*) alone: no libc, no TLS, so the
+ * IFUNC resolver may call it; cwi_cpu_detect() fills features with it. */
+CWI_HIDDEN uint32_t cwi_cpu_features(void);
+#endif
 
 /* ---- Options (src/options.c) ---- */
 /* Parse a byte count with optional K/M/G suffix (binary: 1K = 1024).
