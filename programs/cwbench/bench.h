@@ -140,6 +140,7 @@ void cwb_engine_free(struct cwb_engine *e);
  * within 4 KiB unless the offsets ask for it (that would measure the CPU's
  * store-forwarding guesswork, not the copy). */
 #define CWB_PAGE 4096u
+#define CWB_LINE 64u
 #define CWB_SRC_BASE CWB_PAGE
 #define CWB_DST_BASE (CWB_PAGE + 2048u)
 /* The timed loop's frame (saved registers, and the return address every

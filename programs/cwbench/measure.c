@@ -10,11 +10,7 @@
 #include "bench.h"
 #include "cachewise.h"
 
-#define PAGE CWB_PAGE
-#define LINE 64u
-#define SRC_BASE CWB_SRC_BASE
-#define DST_BASE CWB_DST_BASE
-#define GUARD LINE
+#define GUARD CWB_LINE
 #define POISON 0
 #define MAX_BATCH ((size_t)1 << 26)
 
@@ -104,8 +100,8 @@ struct geom {
 static void geometry(const struct cwb_engine *e, const struct cwb_spec *sp, struct geom *g)
 {
     size_t llc = cwb_llc_bytes();
-    g->stride = (sp->size + 2 * PAGE + PAGE - 1) & ~(size_t)(PAGE - 1);
-    g->nslots = (e->pool - 2 * PAGE) / g->stride;
+    g->stride = (sp->size + 2 * CWB_PAGE + CWB_PAGE - 1) & ~(size_t)(CWB_PAGE - 1);
+    g->nslots = (e->pool - 2 * CWB_PAGE) / g->stride;
     if (g->nslots == 0)
         g->nslots = 1;
     /* A temporal memset bigger than the L3 would only pollute: poison the
@@ -115,8 +111,9 @@ static void geometry(const struct cwb_engine *e, const struct cwb_spec *sp, stru
 
 static void window(unsigned char *d, size_t n, unsigned char **lo, unsigned char **hi)
 {
-    *lo = (unsigned char *)(((uintptr_t)d - GUARD) & ~(uintptr_t)(LINE - 1));
-    *hi = (unsigned char *)(((uintptr_t)d + n + GUARD + LINE - 1) & ~(uintptr_t)(LINE - 1));
+    *lo = (unsigned char *)(((uintptr_t)d - GUARD) & ~(uintptr_t)(CWB_LINE - 1));
+    *hi = (unsigned char *)(((uintptr_t)d + n + GUARD + CWB_LINE - 1) &
+                            ~(uintptr_t)(CWB_LINE - 1));
 }
 
 static void poison(unsigned char *d, size_t n, int nt)
@@ -245,14 +242,14 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
      * loops below are called from there (the cold loop's two stack
      * arguments sit 16 bytes lower). */
     unsigned char *top = __builtin_alloca(16);
-    size_t drop = ((uintptr_t)top - cwb_stack_offset(e, sp)) & (PAGE - 1);
+    size_t drop = ((uintptr_t)top - cwb_stack_offset(e, sp)) & (CWB_PAGE - 1);
     unsigned char *volatile below = __builtin_alloca(drop);
     (void)below;
     double t0, t1, c0, c1;
     out->bytes = 0;
     if (sp->state == CWB_HOT) {
-        unsigned char *d = e->dst + DST_BASE + sp->dst_off;
-        const unsigned char *s = e->src + SRC_BASE + sp->src_off;
+        unsigned char *d = e->dst + CWB_DST_BASE + sp->dst_off;
+        const unsigned char *s = e->src + CWB_SRC_BASE + sp->src_off;
         poison(d, sp->size, g->nt_poison);
         c0 = cwb_cpu_now();
         t0 = cwb_now();
@@ -269,11 +266,11 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
             k = g->nslots;
         for (size_t i = 0; i < k; i++) {
             size_t slot = (first + i) % g->nslots;
-            poison(e->dst + DST_BASE + slot * g->stride + sp->dst_off, sp->size, 1);
+            poison(e->dst + CWB_DST_BASE + slot * g->stride + sp->dst_off, sp->size, 1);
         }
         size_t n = sp->size, stride = g->stride, nslots = g->nslots;
-        unsigned char *db = e->dst + DST_BASE + sp->dst_off;
-        const unsigned char *sb = e->src + SRC_BASE + sp->src_off;
+        unsigned char *db = e->dst + CWB_DST_BASE + sp->dst_off;
+        const unsigned char *sb = e->src + CWB_SRC_BASE + sp->src_off;
         c0 = cwb_cpu_now();
         t0 = cwb_now();
         cold_loops[site % CWB_SITES](cwb_routine_fn(rt, n), db, sb, n, k, stride, nslots,
@@ -289,8 +286,8 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
                 return -1;
         }
     } else {
-        unsigned char *db = e->dst + PAGE, *rb = e->ref + PAGE;
-        const unsigned char *sb = e->src + PAGE;
+        unsigned char *db = e->dst + CWB_PAGE, *rb = e->ref + CWB_PAGE;
+        const unsigned char *sb = e->src + CWB_PAGE;
         const struct cwb_call *calls = sp->calls;
         size_t nc = sp->n_calls;
         memset(db - GUARD, POISON, sp->region + 2 * GUARD);
@@ -329,7 +326,7 @@ static int calibrate(struct cwb_engine *e, const struct cwb_spec *sp, const stru
                      size_t *k_out)
 {
     /* One checked call first: a routine returning NULL did not copy. */
-    unsigned char *d = e->dst + DST_BASE, *s = e->src + SRC_BASE;
+    unsigned char *d = e->dst + CWB_DST_BASE, *s = e->src + CWB_SRC_BASE;
     size_t n0 = sp->state == CWB_RANDOM ? 64 : sp->size;
     poison(d, n0, 0);
     if (rt->fn(d, s, n0) == NULL) {
@@ -383,11 +380,11 @@ static int calibrate(struct cwb_engine *e, const struct cwb_spec *sp, const stru
 static size_t cell_need(const struct cwb_spec *sp)
 {
     if (sp->state == CWB_RANDOM)
-        return PAGE + sp->region + 2 * GUARD;
+        return CWB_PAGE + sp->region + 2 * GUARD;
     if (sp->src_off < 0 || sp->dst_off < 0 || sp->size > SIZE_MAX / 2)
         return SIZE_MAX;
-    size_t d = DST_BASE + (size_t)sp->dst_off + sp->size + GUARD + LINE;
-    size_t s = SRC_BASE + (size_t)sp->src_off + sp->size;
+    size_t d = CWB_DST_BASE + (size_t)sp->dst_off + sp->size + GUARD + CWB_LINE;
+    size_t s = CWB_SRC_BASE + (size_t)sp->src_off + sp->size;
     return d > s ? d : s;
 }
 

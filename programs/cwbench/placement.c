@@ -4,8 +4,6 @@
 
 #include "bench.h"
 
-#define CWB_LINE 64u
-
 /* Marks the 64-byte lines of a page that n bytes from page offset off cover. */
 static uint64_t page_lines(size_t off, size_t n)
 {
