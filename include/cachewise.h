@@ -14,6 +14,19 @@
  *    touch memory outside [dst, dst+n)). Use cw_memmove for overlap.
  *  - No byte outside [dst, dst+n) is ever written, and no byte outside
  *    [src, src+n) is ever read (buffers may end at a protected page).
+ *  - n must not exceed PTRDIFF_MAX (no object is that large: such a size is
+ *    a negative length converted to size_t). cw_copy() then returns NULL
+ *    with errno = EINVAL and cw_copy_safe() returns n with errno = EINVAL;
+ *    the other copies, which cannot report an error, print one line on
+ *    stderr and abort() before touching a byte, as glibc's fortified
+ *    functions do. No size makes any of them write outside [dst, dst+n)
+ *    or return as if it had copied.
+ *
+ * Environment (CACHEWISE_*, see README.md) is read once, at initialisation.
+ * In a privileged process (getauxval(AT_SECURE) != 0: setuid, setgid, file
+ * capabilities) every CACHEWISE_* variable is ignored, which
+ * cw_get_info()->errors records once as "CACHEWISE_* ignored: secure mode";
+ * nothing then reads or writes a file on the environment's word.
  */
 #ifndef CACHEWISE_H
 #define CACHEWISE_H
@@ -120,7 +133,9 @@ CW_API void *cw_copy(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_t 
  *  truncated file mapping, media errors) in source or destination.
  *  flags: the cw_copy() hints plus CW_ZERO_TAIL (after a source fault, zero
  *  [dst + n - ret, dst + n) as far as the destination is writable). NULL src
- *  or dst with n > 0 returns n. Unknown or contradictory flags: returns n
+ *  or dst with n > 0 returns n; a NULL src is a source that
+ *  cannot be read, like an unmapped one: nothing is copied, and with
+ *  CW_ZERO_TAIL the destination is zeroed as far as it is writable. Unknown or contradictory flags: returns n
  *  with errno = EINVAL; otherwise errno is left unchanged. Overlapping
  *  buffers are not allowed. Without CW_ZERO_TAIL the bytes
  *  [dst + n - ret, dst + n) are unspecified (partly written or untouched).

@@ -3,6 +3,7 @@
  * Compiled for the baseline ISA (x86-64 = SSE2): it may run on any CPU. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -129,6 +130,10 @@ static void init_once(void)
                              "(digits with optional K/M/G suffix)", env);
         }
     }
+    /* every size above PTRDIFF_MAX takes the threshold's path, which
+     * refuses it (cwi_size_overflow) */
+    if (nt > CWI_MAX_COPY + 1)
+        nt = CWI_MAX_COPY + 1;
     in->nt_threshold = nt;
     g_nt_threshold = nt;
 
@@ -216,9 +221,30 @@ static __attribute__((noinline, cold)) void *memcpy_first_use(void *restrict dst
     return cw_memcpy(dst, src, n);
 }
 
+/* A size above PTRDIFF_MAX is a caller's bug (a negative length cast to
+ * size_t, an underflowed subtraction): no object is that large, and a
+ * kernel's pointer arithmetic would wrap and write below dst. The entry
+ * points that can report it return EINVAL; the memcpy-shaped ones, which
+ * cannot, stop the process here before touching a byte (as glibc's
+ * fortified functions do), never return as if they had copied. */
+__attribute__((noinline, cold, noreturn)) void cwi_size_overflow(const char *fn, size_t n)
+{
+    char line[160];
+    int len = snprintf(line, sizeof line,
+                       "cachewise: %s: size %zu is larger than PTRDIFF_MAX (no object is that "
+                       "large); aborting\n", fn, n);
+    if (len > 0)
+        (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
+    abort();
+}
+
+/* The streaming path, taken at n >= g_nt_threshold <= CWI_MAX_COPY + 1: the
+ * size check costs the small copies nothing. */
 static __attribute__((noinline)) void *copy_nt_fenced(const struct cwi_impl *impl, void *dst,
                                                       const void *src, size_t n)
 {
+    if (__builtin_expect(n > CWI_MAX_COPY, 0))
+        cwi_size_overflow("cw_memcpy", n);
     impl->copy_nt(dst, src, n);
     cwi_sfence();
     return dst;
@@ -353,6 +379,16 @@ static __attribute__((noinline, cold)) void *memmove_first_use(void *dst, const 
     return cw_memmove(dst, src, n);
 }
 
+static __attribute__((noinline)) void *memmove_large(const struct cwi_impl *impl, void *dst,
+                                                     const void *src, size_t n)
+{
+    if (__builtin_expect(n > CWI_MAX_COPY, 0))
+        cwi_size_overflow("cw_memmove", n);
+    if (disjoint(dst, src, n))
+        return copy_nt_fenced(impl, dst, src, n);
+    return impl->move(dst, src, n);
+}
+
 CWI_ENTRY void *cw_memmove(void *dst, const void *src, size_t n)
 {
     if (copied_inline(dst, src, n))
@@ -360,13 +396,15 @@ CWI_ENTRY void *cw_memmove(void *dst, const void *src, size_t n)
     const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
     if (__builtin_expect(impl == NULL, 0))
         return memmove_first_use(dst, src, n);
-    if (__builtin_expect(n >= g_nt_threshold, 0) && disjoint(dst, src, n))
-        return copy_nt_fenced(impl, dst, src, n);
+    if (__builtin_expect(n >= g_nt_threshold, 0))
+        return memmove_large(impl, dst, src, n);
     return impl->move(dst, src, n);
 }
 
 void *cw_memcpy_nt(void *restrict dst, const void *restrict src, size_t n)
 {
+    if (__builtin_expect(n > CWI_MAX_COPY, 0))
+        cwi_size_overflow("cw_memcpy_nt", n);
     active()->copy_nt(dst, src, n);
     cwi_sfence();
     return dst;
@@ -374,6 +412,8 @@ void *cw_memcpy_nt(void *restrict dst, const void *restrict src, size_t n)
 
 void *cw_memcpy_flushcache_fn(void *restrict dst, const void *restrict src, size_t n)
 {
+    if (__builtin_expect(n > CWI_MAX_COPY, 0))
+        cwi_size_overflow("cw_memcpy_flushcache", n);
     return active()->flushcache(dst, src, n);
 }
 
@@ -384,6 +424,8 @@ void cw_drain(void)
 
 void *cw_memcpy_persist(void *restrict dst, const void *restrict src, size_t n)
 {
+    if (__builtin_expect(n > CWI_MAX_COPY, 0))
+        cwi_size_overflow("cw_memcpy_persist", n);
     active()->flushcache(dst, src, n);
     cwi_sfence();
     return dst;
@@ -422,7 +464,7 @@ void cwi_copy_hinted(void *restrict dst, const void *restrict src, size_t n, uns
 
 void *cw_copy(void *restrict dst, const void *restrict src, size_t n, unsigned hints)
 {
-    if (!cwi_hints_valid(hints)) {
+    if (!cwi_hints_valid(hints) || n > CWI_MAX_COPY) {
         errno = EINVAL;
         return NULL;
     }

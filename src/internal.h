@@ -63,6 +63,12 @@ const char *cwi_memcpy_entry_name(void) CWI_HIDDEN;
  * calls need no threshold compare. */
 #define CWI_MEMCPY_SMALL 128
 
+/* The largest n any entry point copies: PTRDIFF_MAX (no object is larger;
+ * see cwi_size_overflow in src/dispatch.c and the header's contract). */
+#define CWI_MAX_COPY ((size_t)PTRDIFF_MAX)
+/* Prints which function was called with n > CWI_MAX_COPY and aborts. */
+CWI_HIDDEN __attribute__((noreturn)) void cwi_size_overflow(const char *fn, size_t n);
+
 /* One implementation: a row of the dispatch table. */
 struct cwi_impl {
     const char *name;
@@ -137,7 +143,13 @@ CWI_HIDDEN uint32_t cwi_cpu_features(void);
 /* Parse a byte count with optional K/M/G suffix (binary: 1K = 1024).
  * Returns 0 and sets *out, or -1 on malformed/overflowing input. */
 CWI_HIDDEN int cwi_parse_size(const char *text, size_t *out);
-/* getenv that is safe before the C runtime is fully up (reads environ). */
+/* Non-zero in a privileged process (getauxval(AT_SECURE): setuid, setgid,
+ * file capabilities). Then cwi_getenv() reads nothing, no profile is
+ * written, and a tuning file is read only from the system-wide path when
+ * root owns it and nobody else may write it. */
+CWI_HIDDEN int cwi_secure_mode(void);
+/* getenv that is safe before the C runtime is fully up (reads environ).
+ * Returns NULL for every name in secure mode (recording that once). */
 CWI_HIDDEN const char *cwi_getenv(const char *name);
 /* Record a configuration error in the info block (first CW_INFO_MAX_ERRORS
  * kept) and print it when CACHEWISE_VERBOSE=1. printf-style. */

@@ -2,19 +2,57 @@
  * Invalid settings are never fatal: they are ignored, recorded in
  * cw_get_info()->errors and printed when CACHEWISE_VERBOSE=1. */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
 
 #include "internal.h"
 
 extern char **environ;
+
+int cwi_secure_mode(void)
+{
+#if defined(__linux__) && defined(AT_SECURE)
+    /* getauxval reads the vector the kernel passed to the dynamic linker:
+     * valid before libc's constructors, and it cannot be changed by the
+     * (untrusted) environment. */
+    return getauxval(AT_SECURE) != 0;
+#else
+    return 0;
+#endif
+}
+
+static int any_setting_present(void)
+{
+    static const char prefix[] = "CACHEWISE_";
+    if (environ == NULL)
+        return 0;
+    for (char **e = environ; *e != NULL; e++)
+        if (strncmp(*e, prefix, sizeof prefix - 1) == 0)
+            return 1;
+    return 0;
+}
 
 const char *cwi_getenv(const char *name)
 {
     size_t len = strlen(name);
     if (environ == NULL)
         return NULL;
+    /* Secure mode (setuid, setgid, file capabilities): the environment
+     * belongs to a less privileged user, who must not steer a privileged
+     * process (which file it writes, which code path it runs). Every
+     * CACHEWISE_* setting is read here, so nothing escapes this test. */
+    if (cwi_secure_mode()) {
+        static atomic_int recorded;
+        if (any_setting_present() && atomic_exchange(&recorded, 1) == 0)
+            cwi_config_error("CACHEWISE_* ignored: secure mode (setuid, setgid or file "
+                             "capabilities)");
+        return NULL;
+    }
     for (char **e = environ; *e != NULL; e++) {
         if (strncmp(*e, name, len) == 0 && (*e)[len] == '=')
             return *e + len + 1;

@@ -417,6 +417,23 @@ static size_t page_start_offset(uintptr_t d, uintptr_t s, uintptr_t a, size_t li
  *    whole, so when a chunk faults the inaccessible page is one that starts
  *    at the chunk's first byte: k is that offset, exact to the byte even
  *    though faults are only page-granular. */
+/* Zeroes [d + off, d + n) as far as it is writable (page by page, each
+ * operation armed with f), written back too for CW_PERSIST. */
+static void zero_tail(struct safe_frame *f, unsigned char *d, size_t off, size_t n,
+                      unsigned hints)
+{
+    size_t z = off;
+    while (z < n) {
+        size_t page = to_page_end((uintptr_t)(d + z));
+        size_t len = n - z < page ? n - z : page;
+        if (armed_op(f, zero_op, d + z, d + z, len, 0) != 0)
+            break;
+        z += len;
+    }
+    if (hints & CW_PERSIST)
+        cwi_flush_range(d + off, z - off);
+}
+
 __attribute__((noinline, cold)) size_t cwi_safe_recover(struct safe_frame *f)
 {
     unsigned char *d = (unsigned char *)f->dst;
@@ -451,18 +468,8 @@ __attribute__((noinline, cold)) size_t cwi_safe_recover(struct safe_frame *f)
     /* Zero only after a source fault; an unknown address (general-protection
      * fault) is tried too: if it was the destination, the first store faults
      * and nothing is written. f still describes the chunk that faulted. */
-    if ((flags & CW_ZERO_TAIL) && off < n && f->fault_addr - f->dst >= f->n) {
-        size_t z = off;
-        while (z < n) {
-            size_t page = to_page_end((uintptr_t)(d + z));
-            size_t len = n - z < page ? n - z : page;
-            if (armed_op(f, zero_op, d + z, d + z, len, 0) != 0)
-                break;
-            z += len;
-        }
-        if (hints & CW_PERSIST)
-            cwi_flush_range(d + off, z - off);
-    }
+    if ((flags & CW_ZERO_TAIL) && off < n && f->fault_addr - f->dst >= f->n)
+        zero_tail(f, d, off, n, hints);
     /* streaming stores cut short by the fault, and any flushes, complete */
     cwi_sfence();
 #if !SAFE_TRAMPOLINE
@@ -489,13 +496,13 @@ static void frame_init(struct safe_frame *f, void *dst, const void *src, size_t 
 __attribute__((noinline)) static size_t copy_safe_hinted(void *dst, const void *src, size_t n,
                                                          unsigned flags)
 {
-    if (!cwi_hints_valid(flags & ~CW_ZERO_TAIL)) {
+    if (!cwi_hints_valid(flags & ~CW_ZERO_TAIL) || n > CWI_MAX_COPY) {
         errno = EINVAL;
         return n;
     }
     if (n == 0)
         return 0;
-    if (dst == NULL || src == NULL)
+    if (dst == NULL)
         return n;
     /* without the handlers a fault would kill the process: copy nothing */
     if (cw_safe_init() != 0)
@@ -503,6 +510,16 @@ __attribute__((noinline)) static size_t copy_safe_hinted(void *dst, const void *
 
     struct safe_frame f;
     frame_init(&f, dst, src, n, flags);
+    /* NULL is a source that cannot be read, like any unmapped one: nothing
+     * is copied, and CW_ZERO_TAIL zeroes the destination as far as it is
+     * writable, as after a fault at the source's first byte */
+    if (src == NULL) {
+        if (flags & CW_ZERO_TAIL) {
+            zero_tail(&f, dst, 0, n, flags & ~CW_ZERO_TAIL);
+            cwi_sfence();
+        }
+        return n;
+    }
     if (armed(&f, cwi_copy_hinted, flags & ~CW_ZERO_TAIL) == 0)
         return 0;
     return cwi_safe_recover(&f);

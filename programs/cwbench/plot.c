@@ -66,9 +66,15 @@ static double median(const struct cwb_cell *c)
 static FILE *open_in(const char *dir, const char *name, char *path, size_t cap)
 {
     snprintf(path, cap, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (f == NULL)
-        fprintf(stderr, "cwbench: --plot: cannot write %s: %s\n", path, strerror(errno));
+    /* O_NOFOLLOW: a symlink planted in DIR is not written through */
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f == NULL) {
+        fprintf(stderr, "cwbench: --plot: cannot write %s: %s\n", path,
+                errno == ELOOP ? "it is a symbolic link (not followed)" : strerror(errno));
+        if (fd >= 0)
+            close(fd);
+    }
     return f;
 }
 

@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/random.h>
+#include <time.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -142,8 +144,19 @@ static int write_atomic(const struct cwb_results *r, const char *path, emit_fn e
         cwb_set_err(err, errcap, "%s: out of memory", path);
         return -1;
     }
-    snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    /* an unpredictable name, created new (O_EXCL: never through a file or
+     * symlink somebody planted there); rename then replaces a symlink at
+     * path itself instead of writing through it */
+    int fd = -1;
+    for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {
+        uint64_t rnd = 0;
+        if (getrandom(&rnd, sizeof rnd, GRND_NONBLOCK) != (ssize_t)sizeof rnd)
+            rnd = (uint64_t)getpid() * 0x9e3779b97f4a7c15ull ^ (uint64_t)clock() ^ (uint64_t)attempt;
+        snprintf(tmp, len, "%s.%016llx.tmp", path, (unsigned long long)rnd);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     if (fd < 0) {
         cwb_set_err(err, errcap, "cannot write %s: %s", path, strerror(errno));
         free(tmp);

@@ -104,7 +104,7 @@ static void init_once(void)
     t_initialising = 1;
     /* Lent to the library for the time of the initialisation only: libc
      * sets the real environ when it starts. */
-    int borrowed = environ == NULL && env_from_proc();
+    int borrowed = environ == NULL && !cwi_secure_mode() && env_from_proc();
     if (borrowed)
         environ = g_env_vec;
     cwi_init();

@@ -7,6 +7,7 @@
  * slot. The profile is written at exit and, with CACHEWISE_PROFILE_SIGNAL,
  * on a signal; the writer uses only async-signal-safe calls and static
  * buffers guarded by a try-lock. */
+#define _GNU_SOURCE /* strerrordesc_np */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,7 +15,10 @@
 #include <signal.h>
 #include <stdio.h> /* rename: a system call, async-signal-safe */
 #include <stdatomic.h>
+#include <string.h> /* strerrordesc_np: a table lookup, async-signal-safe */
 #include <sys/mman.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "preload.h"
@@ -492,14 +496,51 @@ static int expand_path(pid_t pid)
         if (str_append(g_path, sizeof g_path, &len, piece) != 0)
             return -1;
     }
-    len = 0;
-    g_tmp[0] = '\0';
-    if (str_append(g_tmp, sizeof g_tmp, &len, g_path) != 0 ||
-        str_append(g_tmp, sizeof g_tmp, &len, ".") != 0 ||
-        str_append(g_tmp, sizeof g_tmp, &len, u64_str(b, (uint64_t)pid)) != 0 ||
-        str_append(g_tmp, sizeof g_tmp, &len, ".tmp") != 0)
-        return -1;
     return 0;
+}
+
+/* 64 unpredictable bits for a temporary name (getrandom; the clock and
+ * the stack address if the kernel has none to give). */
+static uint64_t random_u64(void)
+{
+    uint64_t v = 0;
+    if (getrandom(&v, sizeof v, GRND_NONBLOCK) == (ssize_t)sizeof v)
+        return v;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    v ^= (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)ts.tv_sec;
+    v ^= (uint64_t)(uintptr_t)&ts * 0xbf58476d1ce4e5b9ull;
+    return v;
+}
+
+/* Creates g_path's temporary file in g_path's own directory (so the
+ * rename stays on one file system) under a name nobody can predict,
+ * never through an existing file or symlink: O_EXCL|O_NOFOLLOW, mode 0600
+ * until it is complete and renamed. mkstemp without malloc, and without
+ * its fixed six-letter suffix. Returns the descriptor or -1 (errno). */
+static int create_temp(void)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (int attempt = 0; attempt < 16; attempt++) {
+        size_t len = 0;
+        char name[24];
+        uint64_t r = random_u64();
+        for (int i = 0; i < 16; i++)
+            name[i] = hex[(r >> (4 * i)) & 15];
+        name[16] = '\0';
+        g_tmp[0] = '\0';
+        if (str_append(g_tmp, sizeof g_tmp, &len, g_path) != 0 ||
+            str_append(g_tmp, sizeof g_tmp, &len, ".") != 0 ||
+            str_append(g_tmp, sizeof g_tmp, &len, name) != 0 ||
+            str_append(g_tmp, sizeof g_tmp, &len, ".tmp") != 0) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        int fd = open(g_tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
 }
 
 void cwp_write(void)
@@ -522,7 +563,7 @@ void cwp_write(void)
     struct out *o = &g_out;
     o->len = 0;
     o->failed = 0;
-    o->fd = open(g_tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    o->fd = create_temp();
     if (o->fd < 0) {
         o->failed = errno;
     } else {
@@ -533,14 +574,19 @@ void cwp_write(void)
         if (!o->failed && rename(g_tmp, g_path) != 0)
             o->failed = errno;
         if (o->failed)
-            (void)unlink(g_tmp);
+            (void)unlink(g_tmp); /* our own file: created with O_EXCL above */
     }
     if (o->failed) {
-        char b[24], msg[48];
+        char b[24], msg[160];
         size_t len = 0;
-        (void)str_append(msg, sizeof msg, &len, ": errno ");
+        msg[0] = '\0';
+        (void)str_append(msg, sizeof msg, &len, ": ");
+        (void)str_append(msg, sizeof msg, &len, strerrordesc_np(o->failed) != NULL
+                                                    ? strerrordesc_np(o->failed)
+                                                    : "unknown error");
+        (void)str_append(msg, sizeof msg, &len, " (errno ");
         (void)str_append(msg, sizeof msg, &len, u64_str(b, (uint64_t)o->failed));
-        (void)str_append(msg, sizeof msg, &len, "\n");
+        (void)str_append(msg, sizeof msg, &len, ")\n");
         say("cannot write profile ", g_path, msg);
     }
 out:

@@ -6,7 +6,8 @@
  * libc or touches TLS (CWI_EARLY: no stack protector either): the CPU's
  * features from cwi_cpu_features(), and the environment read through
  * environ when libc has set it, else from /proc/self/environ with raw
- * system calls. Compiled for the baseline ISA. */
+ * system calls; in a privileged process (AT_SECURE, read from
+ * /proc/self/auxv) not at all. Compiled for the baseline ISA. */
 #include "internal.h"
 
 #if defined(__x86_64__) && defined(CWI_MEMCPY_IFUNC)
@@ -59,9 +60,37 @@ static CWI_EARLY void match_byte(struct early_match *m, char ch)
     m->at++;
 }
 
+/* AT_SECURE from /proc/self/auxv (getauxval is libc's): non-zero in a
+ * setuid, setgid or file-capability process, whose environment must not
+ * steer it. Unreadable counts as secure: the CPU alone then decides, which
+ * is always a correct choice. */
+static CWI_EARLY int early_secure(void)
+{
+    long fd = sys3(SYS_OPENAT, AT_CWD, (long)"/proc/self/auxv", O_RD_CLOEXEC);
+    if (fd < 0)
+        return 1;
+    unsigned long pair[2];
+    int secure = 1;
+    for (;;) {
+        long got = sys3(SYS_READ, fd, (long)pair, sizeof pair);
+        if (got == -4 /* EINTR */)
+            continue;
+        if (got != (long)sizeof pair || pair[0] == 0 /* AT_NULL */)
+            break;
+        if (pair[0] == 23 /* AT_SECURE */) {
+            secure = pair[1] != 0;
+            break;
+        }
+    }
+    sys3(SYS_CLOSE, fd, 0, 0);
+    return secure;
+}
+
 /* Looks for CACHEWISE_IMPL in the environment the process started with. */
 static CWI_EARLY void early_impl_setting(struct early_match *m)
 {
+    if (early_secure())
+        return;
     if (environ != NULL) {
         for (char **e = environ; *e != NULL; e++) {
             for (const char *p = *e; *p != '\0'; p++)

@@ -1,0 +1,97 @@
+#!/bin/bash
+# Secure mode and planted symlinks (issue 12). Usage: run.sh PROBE
+#
+# 1. Planted symlinks (any user): the shim's profile is written through a
+#    temporary file in the profile's directory. A symlink planted at the
+#    old, predictable temporary name PATH.PID.tmp, and one planted at PATH
+#    itself, must not be followed: their targets keep their bytes, the
+#    planted temporary link stays where it is, PATH becomes a regular file.
+# 2. Secure mode (root only, else skipped with the reason): a setuid-root
+#    copy of PROBE run as `nobody` with CACHEWISE_IMPL, CACHEWISE_NT_THRESHOLD,
+#    CACHEWISE_VERBOSE and CACHEWISE_PROFILE set must write no file, print
+#    nothing on stderr, and keep the CPU's defaults (the values a run
+#    without any setting shows), with "secure mode" recorded. The same
+#    settings in a plain (not setuid) run as `nobody` must take effect: the
+#    control that shows the test can fail.
+set -u
+probe=$1
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+field() { sed -n "s/^$1 //p" <<<"$2" | head -n1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/cw-secure.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+chmod 755 "$work"
+
+# ---- 1. planted symlinks --------------------------------------------------
+mkdir "$work/own"
+echo "victim bytes" >"$work/victim-tmp"
+echo "victim bytes" >"$work/victim-final"
+prof=$work/own/prof
+ln -s "$work/victim-final" "$prof"
+# exec keeps the shell's pid: $$ is the probe's pid, so the old name is known
+CACHEWISE_PROFILE=$prof bash -c 'ln -s "$1" "$2.$$.tmp" && exec "$3" >/dev/null' _ \
+    "$work/victim-tmp" "$prof" "$probe" || bad "probe failed in the symlink run"
+for v in victim-tmp victim-final; do
+    [ "$(cat "$work/$v")" = "victim bytes" ] || bad "$v was written through a planted symlink"
+done
+[ -f "$prof" ] && [ ! -L "$prof" ] || bad "the profile did not replace the planted symlink at PATH"
+grep -q '^# cachewise' "$prof" 2>/dev/null || grep -q 'probability' "$prof" 2>/dev/null ||
+    bad "the profile at PATH is not a profile"
+n_tmp=$(find "$work/own" -name 'prof.*.tmp' -type l | wc -l)
+[ "$n_tmp" = 1 ] || bad "the planted temporary symlink was removed or another one left ($n_tmp)"
+[ -z "$(find "$work/own" -name 'prof.*.tmp' -type f)" ] || bad "a temporary file was left behind"
+mode=$(stat -c %a "$prof")
+[ "$mode" = 600 ] || bad "profile mode $mode, want 600"
+[ $fail = 0 ] && echo "planted symlinks: not followed, not removed; profile replaced PATH (mode 600)"
+
+# ---- 2. secure mode --------------------------------------------------------
+if [ "$(id -u)" != 0 ]; then
+    echo "secure mode: SKIPPED (needs root to make a setuid-root program; CI runs as root)"
+    [ $fail = 0 ] || exit 1
+    exit 77
+fi
+user=nobody
+id "$user" >/dev/null 2>&1 || { echo "secure mode: SKIPPED (no user $user)"; exit 77; }
+command -v setpriv >/dev/null || { echo "secure mode: SKIPPED (no setpriv)"; exit 77; }
+asuser=(setpriv --reuid="$user" --regid="$(id -g "$user")" --clear-groups)
+
+cp "$probe" "$work/probe-suid" && chown root:root "$work/probe-suid" && chmod 4755 "$work/probe-suid"
+cp "$probe" "$work/probe-plain" && chmod 755 "$work/probe-plain"
+mkdir -m 755 "$work/rootonly"         # only root may write here
+mkdir -m 777 "$work/anyone"
+settings=(CACHEWISE_IMPL=sse2 CACHEWISE_NT_THRESHOLD=4K CACHEWISE_VERBOSE=1
+          CACHEWISE_PROFILE_SIGNAL=1)
+
+ref=$(env -u CACHEWISE_IMPL -u CACHEWISE_NT_THRESHOLD "${asuser[@]}" "$work/probe-plain") ||
+    bad "reference run failed"
+out=$(env "${settings[@]}" CACHEWISE_PROFILE="$work/rootonly/owned" \
+    "${asuser[@]}" "$work/probe-suid" 2>"$work/stderr") || bad "setuid run failed"
+if [ "$(field secure "$out")" != 1 ]; then
+    echo "secure mode: SKIPPED (the setuid probe did not run with AT_SECURE: nosuid mount?)"
+    [ $fail = 0 ] || exit 1
+    exit 77
+fi
+for k in impl nt_threshold memcpy_entry; do
+    [ "$(field "$k" "$out")" = "$(field "$k" "$ref")" ] ||
+        bad "secure mode: $k is '$(field "$k" "$out")', the CPU's default is '$(field "$k" "$ref")'"
+done
+[ "$(field impl_source "$out")" = cpu ] || bad "secure mode: impl_source $(field impl_source "$out")"
+[ "$(field nt_threshold_source "$out")" = cpu ] ||
+    bad "secure mode: nt_threshold_source $(field nt_threshold_source "$out")"
+grep -q '^error .*secure mode' <<<"$out" || bad "secure mode: not recorded in cw_get_info()->errors"
+[ ! -s "$work/stderr" ] || bad "secure mode: printed on stderr: $(head -c 300 "$work/stderr")"
+[ -z "$(ls -A "$work/rootonly")" ] || bad "secure mode: wrote $(ls -A "$work/rootonly")"
+
+# the control: the same settings, no privilege, take effect
+ctl=$(env "${settings[@]}" CACHEWISE_PROFILE="$work/anyone/ctl" \
+    "${asuser[@]}" "$work/probe-plain" 2>"$work/stderr-ctl") || bad "control run failed"
+[ "$(field impl "$ctl")" = sse2 ] || [ "$(field impl "$ref")" = generic ] ||
+    bad "control: CACHEWISE_IMPL=sse2 not in force ($(field impl "$ctl"))"
+[ "$(field nt_threshold "$ctl")" = 4096 ] || bad "control: CACHEWISE_NT_THRESHOLD not in force"
+[ -s "$work/stderr-ctl" ] || bad "control: CACHEWISE_VERBOSE=1 printed nothing"
+[ -f "$work/anyone/ctl" ] || bad "control: no profile written"
+
+[ $fail = 0 ] || exit 1
+echo "secure mode: settings ignored, nothing written or printed; the control run obeyed them"
+exit 0
