@@ -193,6 +193,21 @@ CW_API int cw_impl_select(const char *name);
 
 #define CW_INFO_MAX_ERRORS 8
 #define CW_INFO_ERROR_LEN 160
+#define CW_SETTING_VALUE_LEN 32
+
+/** One setting of the copy policy in force (docs/TUNING.md): its name (the
+ *  key of a tuning file), the environment variable that overrides it, its
+ *  value, the built-in profile's value for this CPU, and where the value in
+ *  force came from: "table" (the built-in profile), "file" (a tuning file)
+ *  or "env" (its CACHEWISE_* variable). Values are written as a tuning file
+ *  takes them ("1536K", "align-dst", ...). */
+struct cw_setting {
+    const char *name;
+    const char *env;
+    char value[CW_SETTING_VALUE_LEN];
+    char table_value[CW_SETTING_VALUE_LEN];
+    const char *source;
+};
 
 struct cw_info {
     /* CPU features, 1 = usable (for vector ISAs: CPUID and OS-enabled state) */
@@ -216,7 +231,24 @@ struct cw_info {
     /* the entry cw_memcpy was resolved to at load time: "avx2" (copies of
      * 33..128 B made there with AVX) or "baseline" (see cw_impl_name) */
     const char *memcpy_entry;
+    /* The per-CPU policy (docs/TUNING.md). tuning: the built-in profile's
+     * name ("intel-server", "amd-zen3", "generic", ...) or the path of the
+     * tuning file in force; tuning_source: "cpu" (chosen from CPUID vendor,
+     * family and model), "env" (CACHEWISE_TUNING) or "system" (the
+     * system-wide file CW_SYSTEM_TUNING_FILE). profile: the built-in profile
+     * the values start from (a file may name one with "profile = NAME"). */
+    const char *tuning;
+    const char *tuning_source;
+    const char *profile;
+    unsigned cpu_family, cpu_model_number; /* CPUID display family and model */
+    /* every setting of the policy, with its value and source */
+    int n_settings;
+    const struct cw_setting *settings;
 };
+
+/** The system-wide tuning file read when CACHEWISE_TUNING is not set (in a
+ *  privileged process: only if root owns it and nobody else may write it). */
+#define CW_SYSTEM_TUNING_FILE "/etc/cachewise.conf"
 
 /** Detected features, cache sizes, thresholds in force and configuration
  *  errors. Static storage, valid for the life of the process; the fields

@@ -113,6 +113,14 @@ static void detect_x86(struct cwi_cpu *c)
     c->vendor[12] = '\0';
     int amd = strcmp(c->vendor, "AuthenticAMD") == 0 || strcmp(c->vendor, "HygonGenuine") == 0;
     c->features = cwi_cpu_features();
+    if (max_leaf >= 1) {
+        cpuid(1, 0, r);
+        unsigned base_family = (r[0] >> 8) & 0xf, base_model = (r[0] >> 4) & 0xf;
+        c->family = base_family == 0xf ? base_family + ((r[0] >> 20) & 0xff) : base_family;
+        c->model_number = base_family == 6 || base_family == 0xf
+                              ? base_model | (((r[0] >> 16) & 0xf) << 4)
+                              : base_model;
+    }
 
     cpuid(0x80000000, 0, r);
     unsigned max_ext = r[0];

@@ -53,23 +53,6 @@ static const struct cwi_impl *find_impl(const char *name)
     return NULL;
 }
 
-/* The formula behind the default non-temporal threshold (docs/TUNING.md):
- * a copy bigger than a quarter of the L3 would evict a large part of what
- * every other core keeps there, and DRAM-sized copies stream faster anyway. */
-static size_t default_nt_threshold(const struct cwi_cpu *c)
-{
-    size_t t;
-    if (c->l3 != 0)
-        t = c->l3 / 4;
-    else if (c->l2 != 0)
-        t = c->l2 * 4;
-    else
-        t = (size_t)4 << 20;
-    if (t < 0x4040)
-        t = 0x4040;
-    return t;
-}
-
 static int env_verbose(void)
 {
     const char *v = cwi_getenv("CACHEWISE_VERBOSE");
@@ -117,25 +100,22 @@ static void init_once(void)
     in->cache_line = cpu.line;
     in->flush_insn = cwi_flush_select(cpu.features);
 
-    size_t nt = default_nt_threshold(&cpu);
-    in->nt_threshold_source = "cpu";
-    const char *env = cwi_getenv("CACHEWISE_NT_THRESHOLD");
-    if (env != NULL) {
-        size_t v;
-        if (cwi_parse_size(env, &v) == 0) {
-            nt = v;
-            in->nt_threshold_source = "env";
-        } else {
-            cwi_config_error("CACHEWISE_NT_THRESHOLD=\"%.60s\": not a byte count "
-                             "(digits with optional K/M/G suffix)", env);
-        }
-    }
+    in->cpu_family = cpu.family;
+    in->cpu_model_number = cpu.model_number;
+    const char *want_impl, *want_source;
+    cwi_tuning_init(&cpu, in, &want_impl, &want_source);
+
     /* every size above PTRDIFF_MAX takes the threshold's path, which
      * refuses it (cwi_size_overflow) */
+    size_t nt = cwi_pol.nt_threshold;
     if (nt > CWI_MAX_COPY + 1)
         nt = CWI_MAX_COPY + 1;
     in->nt_threshold = nt;
     g_nt_threshold = nt;
+    for (int i = 0; i < in->n_settings; i++)
+        if (strcmp(in->settings[i].name, "nt_threshold") == 0)
+            in->nt_threshold_source =
+                strcmp(in->settings[i].source, "table") == 0 ? "cpu" : in->settings[i].source;
 
     size_t k = 0;
     const struct cwi_impl *best = NULL;
@@ -148,8 +128,17 @@ static void init_once(void)
     }
     g_runnable[k] = NULL;
     in->impl_source = "cpu";
+    if (want_impl != NULL) {
+        const struct cwi_impl *forced = find_impl(want_impl);
+        if (!runnable(forced))
+            cwi_config_error("impl = %.40s (tuning file): not supported by this CPU", want_impl);
+        else {
+            best = forced;
+            in->impl_source = want_source;
+        }
+    }
 
-    env = cwi_getenv("CACHEWISE_IMPL");
+    const char *env = cwi_getenv("CACHEWISE_IMPL");
     if (env != NULL && env[0] != '\0') {
         const struct cwi_impl *forced = find_impl(env);
         if (forced == NULL)
@@ -159,22 +148,34 @@ static void init_once(void)
         else {
             best = forced;
             in->impl_source = "env";
+            cwi_tuning_set_source("impl", "env");
         }
     }
     in->impl = best->name;
     in->memcpy_entry = cwi_memcpy_entry_name();
+    cwi_tuning_refresh(in);
     publish(best);
 
     if (env_verbose()) {
-        char line[256];
+        char line[320];
         int len = snprintf(line, sizeof line,
                            "cachewise: impl=%s (%s) memcpy_entry=%s nt_threshold=%zu (%s) "
-                           "flush=%s L1d=%zu L2=%zu L3=%zu\n",
-                           in->impl, in->impl_source, in->memcpy_entry, in->nt_threshold,
-                           in->nt_threshold_source, in->flush_insn, in->l1d_size,
-                           in->l2_size, in->l3_size);
+                           "flush=%s L1d=%zu L2=%zu L3=%zu cpu=%s family %u model %u "
+                           "tuning=%s (%s) profile=%s version=%s\n",
+                           in->impl, in->impl_source, in->memcpy_entry,
+                           in->nt_threshold, in->nt_threshold_source, in->flush_insn,
+                           in->l1d_size, in->l2_size, in->l3_size, in->cpu_vendor,
+                           in->cpu_family, in->cpu_model_number, in->tuning,
+                           in->tuning_source, in->profile, cw_version());
         if (len > 0)
             (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
+        for (int i = 0; i < in->n_settings; i++) {
+            const struct cw_setting *st = &in->settings[i];
+            len = snprintf(line, sizeof line, "cachewise:   %-24s = %-10s (%s; profile %s; %s)\n",
+                           st->name, st->value, st->source, st->table_value, st->env);
+            if (len > 0)
+                (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
+        }
     }
 }
 
@@ -501,6 +502,8 @@ int cw_impl_select(const char *name)
     publish(impl);
     cwi_info.impl = impl->name;
     cwi_info.impl_source = "api";
+    cwi_tuning_set_source("impl", "api");
+    cwi_tuning_refresh(&cwi_info);
     pthread_mutex_unlock(&g_select_lock);
     return 0;
 }

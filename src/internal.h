@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cachewise.h"
+#include "policy.h"
 
 #define CWI_HIDDEN __attribute__((visibility("hidden")))
 
@@ -120,6 +121,7 @@ struct cwi_cpu {
     char model[64];
     size_t l1d, l2, l3, line;
     unsigned threads_sharing_l3; /* logical CPUs sharing the L3, >= 1 */
+    unsigned family, model_number; /* CPUID display family and model (x86) */
 };
 CWI_HIDDEN void cwi_cpu_detect(struct cwi_cpu *out);
 #if defined(__x86_64__)
@@ -154,6 +156,19 @@ CWI_HIDDEN const char *cwi_getenv(const char *name);
 /* Record a configuration error in the info block (first CW_INFO_MAX_ERRORS
  * kept) and print it when CACHEWISE_VERBOSE=1. printf-style. */
 CWI_HIDDEN void cwi_config_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- Tuning (src/tuning.c) ---- */
+/* Chooses the profile (CACHEWISE_TUNING, the system file, or the CPU's
+ * row), fills cwi_pol from it, then from the tuning file and the CACHEWISE_*
+ * variables, and fills in's tuning fields and settings. *impl: the
+ * implementation a tuning file asks for (NULL: the best runnable), with
+ * *impl_source "file" or "table". Once, from cwi_init. */
+CWI_HIDDEN void cwi_tuning_init(const struct cwi_cpu *c, struct cw_info *in, const char **impl,
+                                const char **impl_source);
+/* Rewrites the settings' value texts from cwi_pol and in->impl. */
+CWI_HIDDEN void cwi_tuning_refresh(struct cw_info *in);
+/* Marks setting name as coming from source ("env", "api", ...). */
+CWI_HIDDEN void cwi_tuning_set_source(const char *name, const char *source);
 
 /* ---- Global state (src/dispatch.c) ---- */
 /* Ensure the one-time initialisation (CPU detection, options, selection)

@@ -19,10 +19,12 @@
  * 4-vector loop, with the unaligned first vector and last 4 vectors loaded
  * up front and stored last.
  * The destination is always aligned for the loops, so the misaligned-store
- * penalty is paid at most twice per call. rep movsb (whose AMD
- * misaligned-destination cliff glibc 2.36 falls into) runs only for
- * 64-byte-aligned source and destination in the L2 range where it was
- * measured to win (cwl_rep_movsb_wins).
+ * penalty is paid at most twice per call.
+ *
+ * Every CPU-dependent choice comes from the policy in force (cwi_pol,
+ * src/policy.h): the rep movsb window and its alignment rule, the streaming
+ * loop's prefetch, how CW_SRC_NOREUSE keeps the source out of the caches,
+ * how a partial line is persisted. The kernels hold no CPU constant.
  */
 #ifndef CW_COPY_LADDER_H
 #define CW_COPY_LADDER_H
@@ -50,33 +52,48 @@
 #define CWL_LINE 64
 /* Streaming loop unit: 4 cache lines per iteration whatever the width. */
 #define CWL_SUNIT 256
-/* How far ahead of the loads the source is prefetched (prefetchnta, for
- * CW_SRC_NOREUSE only). Far enough to cover DRAM latency at full streaming
- * bandwidth (~100 ns x ~25 GB/s). The plain streaming and flushcache loops
- * do not prefetch: a prefetcht0 there cost 6-20% at DRAM sizes against the
- * hardware prefetchers alone (docs/RESULTS.md). */
-#define CWL_PF_DIST 2048
-/* CW_SRC_NOREUSE: source lines are flushed this far behind the loads.
- * prefetchnta alone does not keep the source out of the L2 on Zen 3: a
- * 1 MiB copy still pushed a 128 KiB victim entirely out of the L2, with
- * clflushopt behind the copy none of it left (docs/RESULTS.md, pollution).
- * Close behind: 4 KiB behind cost half the throughput, 256..1024 B little. */
-#define CWL_FLUSH_BACK 512
 /* Below this, streaming buys nothing: the copy is a few lines at most and
  * the temporal ladder is faster. */
 #define CWL_NT_MIN 256
 
 typedef unsigned char cwl_u8;
 
-enum { CWL_PF_NONE, CWL_PF_T0, CWL_PF_NTA };
+/* How a loop treats its source: software prefetch `dist` bytes ahead with
+ * `hint` (dist 0: none), and with `drop`, each source line evicted
+ * (clflushopt) `back` bytes behind the loads once read. Built from the
+ * policy by the kernel entry points below, once per call. */
+struct cwl_src {
+    size_t dist, back;
+    int hint, drop;
+};
 
-/* clflushopt is not part of any row's required features: the detected
- * feature (0 before initialisation: then the source is only prefetched NTA).
- * Without it, clflush would be ordered against every store and cost far
- * more. No CPUID here: these kernels run with rbx reserved (cw_copy_safe). */
-CWL_INLINE int cwl_have_clflushopt(void)
+/* The plain loops (streaming, flushcache, memmove): the policy's streaming
+ * prefetch (none on Zen, where it cost 6-20%; prefetcht2 4 KiB ahead on the
+ * Xeon, +20%). */
+CWL_INLINE struct cwl_src cwl_src_plain(void)
 {
-    return cwi_info.clflushopt;
+    return (struct cwl_src){cwi_pol.stream_pf_dist, 0, cwi_pol.stream_pf_hint, 0};
+}
+
+/* CW_SRC_NOREUSE: prefetchnta ahead and/or clflushopt behind, as the
+ * policy says (sanitized at init: no flush without clflushopt, which is
+ * not part of any row's required features; clflush instead would be
+ * ordered against every store). Without prefetchnta the loop keeps the
+ * streaming prefetch. No CPUID here: these kernels run with rbx reserved
+ * (cw_copy_safe). */
+CWL_INLINE struct cwl_src cwl_src_noreuse(void)
+{
+    int mode = cwi_pol.src_mode;
+    struct cwl_src p = cwl_src_plain();
+    if (mode & CWI_SRC_PREFETCHNTA) {
+        p.dist = cwi_pol.src_pf_dist;
+        p.hint = CWI_PF_NTA;
+    }
+    if (mode & CWI_SRC_FLUSH) {
+        p.drop = 1;
+        p.back = cwi_pol.src_flush_back;
+    }
+    return p;
 }
 
 /* Evicts a source line already read (so its page is mapped: no new fault
@@ -94,12 +111,31 @@ CWL_INLINE void cwl_drop_range(const cwl_u8 *from, const cwl_u8 *to)
         cwl_drop_line(p);
 }
 
-CWL_INLINE void cwl_prefetch(const cwl_u8 *p, int kind)
+CWL_INLINE void cwl_prefetch(const cwl_u8 *p, int hint)
 {
-    if (kind == CWL_PF_NTA)
-        _mm_prefetch((const char *)p, _MM_HINT_NTA);
-    else if (kind == CWL_PF_T0)
-        _mm_prefetch((const char *)p, _MM_HINT_T0);
+    switch (hint) {
+    case CWI_PF_NTA: _mm_prefetch((const char *)p, _MM_HINT_NTA); break;
+    case CWI_PF_T2: _mm_prefetch((const char *)p, _MM_HINT_T2); break;
+    case CWI_PF_T1: _mm_prefetch((const char *)p, _MM_HINT_T1); break;
+    default: _mm_prefetch((const char *)p, _MM_HINT_T0); break;
+    }
+}
+
+/* One iteration's prefetches and drops (unit bytes read from sp on), with
+ * `dropped` the first source line not yet evicted. Prefetch only inside the
+ * source: nothing outside it is touched. */
+CWL_INLINE void cwl_src_step(const struct cwl_src *pf, const cwl_u8 *sp, const cwl_u8 *send,
+                             const cwl_u8 **dropped, size_t unit)
+{
+    /* the lines wholly below sp - back were read already */
+    while (pf->drop && *dropped + CWL_LINE + pf->back <= sp) {
+        cwl_drop_line(*dropped);
+        *dropped += CWL_LINE;
+    }
+    if (pf->dist != 0 && (size_t)(send - sp) >= pf->dist + unit) {
+        for (size_t i = 0; i < unit; i += CWL_LINE)
+            cwl_prefetch(sp + pf->dist + i, pf->hint);
+    }
 }
 
 /* ---- ladder: every load before any store ---- */
@@ -254,7 +290,7 @@ CWL_INLINE void cwl_ladder_65to128(cwl_u8 *d, const cwl_u8 *s, size_t n)
 /* Forward; safe for memmove when dst is below src (or disjoint): each
  * iteration loads before it stores and only ever reads above what it
  * already wrote, and the head and tail were loaded before the loop. */
-CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf)
+CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cwl_src *pf)
 {
     CWL_V head = CWL_LOADU(s);
     CWL_V t0 = CWL_LOADU(s + n - 4 * CWL_W), t1 = CWL_LOADU(s + n - 3 * CWL_W);
@@ -262,19 +298,10 @@ CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf)
     size_t skip = CWL_W - ((uintptr_t)d & (CWL_W - 1));
     cwl_u8 *dp = d + skip, *dlast = d + n - 4 * CWL_W;
     const cwl_u8 *sp = s + skip, *send = s + n;
-    int drop = pf == CWL_PF_NTA && cwl_have_clflushopt();
     const cwl_u8 *dropped = (const cwl_u8 *)(((uintptr_t)s + CWL_LINE - 1) & ~(uintptr_t)(CWL_LINE - 1));
     for (; dp < dlast; dp += 4 * CWL_W, sp += 4 * CWL_W) {
-        /* the lines wholly below sp - CWL_FLUSH_BACK were read already */
-        while (drop && dropped + CWL_LINE + CWL_FLUSH_BACK <= sp) {
-            cwl_drop_line(dropped);
-            dropped += CWL_LINE;
-        }
-        /* prefetch only inside the source: nothing outside it is touched */
-        if (pf != CWL_PF_NONE && (size_t)(send - sp) >= CWL_PF_DIST + 4 * CWL_W) {
-            for (int i = 0; i < 4 * CWL_W; i += CWL_LINE)
-                cwl_prefetch(sp + CWL_PF_DIST + i, pf);
-        }
+        if (pf != NULL)
+            cwl_src_step(pf, sp, send, &dropped, 4 * CWL_W);
         CWL_V a = CWL_LOADU(sp), b = CWL_LOADU(sp + CWL_W);
         CWL_V c = CWL_LOADU(sp + 2 * CWL_W), e = CWL_LOADU(sp + 3 * CWL_W);
         CWL_STOREA(dp, a);
@@ -287,7 +314,7 @@ CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf)
     CWL_STOREU(dlast + 2 * CWL_W, t2);
     CWL_STOREU(dlast + 3 * CWL_W, t3);
     CWL_STOREU(d, head);
-    if (drop)
+    if (pf != NULL && pf->drop)
         cwl_drop_range(dropped, send);
 }
 
@@ -337,6 +364,11 @@ CWL_INLINE void cwl_part_line(cwl_u8 *d, const cwl_u8 *s, size_t n, int flush)
 {
     if (!flush) {
         cwl_ladder(d, s, n);
+    } else if (cwi_pol.persist_small == CWI_PERSIST_CLWB) {
+        /* store + write-back: on the Xeon half the cost of movnti + sfence
+         * for 4-32 B persists */
+        cwl_ladder(d, s, n);
+        cwi_flush_line_inline(d);
     } else if ((((uintptr_t)d | n) & 7) == 0) {
         for (size_t i = 0; i < n; i += 8)
             _mm_stream_si64((long long *)(void *)(d + i), (long long)*(const cwi_u64u *)(s + i));
@@ -354,7 +386,8 @@ CWL_INLINE void cwl_part_line(cwl_u8 *d, const cwl_u8 *s, size_t n, int flush)
  * lines go through cwl_part_line() (temporal stores, or the flushcache
  * rules when `flush`). Needs n >= 64 + the bytes up to the first line
  * boundary, i.e. at least one whole line. */
-CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf, int flush)
+CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cwl_src *pf,
+                           int flush)
 {
     size_t head = (size_t)(-(uintptr_t)d & (CWL_LINE - 1));
     if (head != 0) {
@@ -365,18 +398,9 @@ CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf, int flu
     }
     cwl_u8 *end = d + (n & ~(size_t)(CWL_LINE - 1));
     const cwl_u8 *send = s + n;
-    int drop = pf == CWL_PF_NTA && cwl_have_clflushopt();
     const cwl_u8 *dropped = (const cwl_u8 *)(((uintptr_t)s + CWL_LINE - 1) & ~(uintptr_t)(CWL_LINE - 1));
     for (; (size_t)(end - d) >= CWL_SUNIT; d += CWL_SUNIT, s += CWL_SUNIT) {
-        /* the lines wholly below s - CWL_FLUSH_BACK were read already */
-        while (drop && dropped + CWL_LINE + CWL_FLUSH_BACK <= s) {
-            cwl_drop_line(dropped);
-            dropped += CWL_LINE;
-        }
-        if (pf != CWL_PF_NONE && (size_t)(send - s) >= CWL_PF_DIST + CWL_SUNIT) {
-            for (int i = 0; i < CWL_SUNIT; i += CWL_LINE)
-                cwl_prefetch(s + CWL_PF_DIST + i, pf);
-        }
+        cwl_src_step(pf, s, send, &dropped, CWL_SUNIT);
         for (int i = 0; i < CWL_SUNIT; i += CWL_W)
             CWL_STREAM(d + i, CWL_LOADU(s + i));
     }
@@ -387,30 +411,41 @@ CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, int pf, int flu
     size_t tail = n & (CWL_LINE - 1);
     if (tail != 0)
         cwl_part_line(d, s, tail, flush);
-    if (drop)
+    if (pf->drop)
         cwl_drop_range(dropped, send);
 }
 
 /* ---- the kernels (each returns dst: see cwi_copy_fn) ---- */
 
-/* rep movsb, only where it was measured to win on a fast-short-rep-mov CPU
- * (Zen here): source AND destination 64-byte aligned, 32..256 KiB (the
- * copy lives in the L2), 1-2% faster than the vector loop. With a
- * misaligned source it was 8-10% slower, with a misaligned destination it
- * falls off AMD's cliff, and below 32 KiB the loop wins (docs/RESULTS.md,
- * optimization log). */
-#define CWL_REP_MIN ((size_t)32 << 10)
-#define CWL_REP_MAX ((size_t)256 << 10)
-
+/* rep movsb inside the policy's window, where it was measured to win: on
+ * Zen only with source AND destination 64-byte aligned at 32..256 KiB (1-2%;
+ * a misaligned source cost 8-10%, a misaligned destination falls off AMD's
+ * cliff); on the Xeon with the destination aligned from 20 KiB up (1.4-2.0x
+ * at the L1 edge). Sanitized at init: never without ERMS. */
 CWL_INLINE int cwl_rep_movsb_wins(const cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    return n >= CWL_REP_MIN && n <= CWL_REP_MAX && (((uintptr_t)d | (uintptr_t)s) & 63) == 0 &&
-           cwi_info.fsrm && cwi_info.erms;
+    int mode = cwi_pol.rep_mode;
+    if (mode == CWI_REP_OFF || n < cwi_pol.rep_min || n > cwi_pol.rep_max)
+        return 0;
+    return mode == CWI_REP_ALIGN_DST || (((uintptr_t)d | (uintptr_t)s) & 63) == 0;
 }
 
 CWL_INLINE void cwl_rep_movsb(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+}
+
+/* n >= 64: the first line with vector stores, then rep movsb from the
+ * destination's next 64-byte boundary (fast-string stores are fastest on
+ * an aligned destination; glibc does the same). */
+CWL_INLINE void cwl_rep_movsb_align_dst(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    size_t skip = (size_t)(-(uintptr_t)d & (CWL_LINE - 1));
+    if (skip != 0) {
+        for (int i = 0; i < CWL_LINE; i += CWL_W)
+            CWL_STOREU(d + i, CWL_LOADU(s + i));
+    }
+    cwl_rep_movsb(d + skip, s + skip, n - skip);
 }
 
 CWL_KERNEL void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
@@ -424,22 +459,23 @@ CWL_KERNEL void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t
     else if (n <= 16 * CWL_W && n > 12 * CWL_W)
         cwl_ht8(d, s, n);
     else if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
-        cwl_rep_movsb(d, s, n);
+        cwl_rep_movsb_align_dst(d, s, n);
     /* the forward loop falls through, the 4K-aliasing case jumps: 264 B hot
      * 0.875 -> 0.933 of glibc, 768 B 0.978 -> 1.000 (optimization log 17) */
     else if (__builtin_expect(cwl_aliases_fwd(d, s), 0))
         cwl_bwd(d, s, n);
     else
-        cwl_fwd(d, s, n, CWL_PF_NONE);
+        cwl_fwd(d, s, n, NULL);
     return dst;
 }
 
 CWL_KERNEL void *cwl_k_copy_srcnta(void *restrict dst, const void *restrict src, size_t n)
 {
+    struct cwl_src pf = cwl_src_noreuse();
     if (n <= 8 * CWL_W)
         cwl_ladder(dst, src, n);
     else
-        cwl_fwd(dst, src, n, CWL_PF_NTA);
+        cwl_fwd(dst, src, n, &pf);
     return dst;
 }
 
@@ -447,7 +483,8 @@ CWL_KERNEL void *cwl_k_copy_nt(void *restrict dst, const void *restrict src, siz
 {
     if (n < CWL_NT_MIN)
         return cwl_k_copy(dst, src, n);
-    cwl_stream(dst, src, n, CWL_PF_NONE, 0);
+    struct cwl_src pf = cwl_src_plain();
+    cwl_stream(dst, src, n, &pf, 0);
     return dst;
 }
 
@@ -455,7 +492,8 @@ CWL_KERNEL void *cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict s
 {
     if (n < CWL_NT_MIN)
         return cwl_k_copy(dst, src, n);
-    cwl_stream(dst, src, n, CWL_PF_NTA, 0);
+    struct cwl_src pf = cwl_src_noreuse();
+    cwl_stream(dst, src, n, &pf, 0);
     return dst;
 }
 
@@ -465,7 +503,8 @@ CWL_KERNEL void *cwl_k_flushcache(void *restrict dst, const void *restrict src, 
     const cwl_u8 *s = src;
     size_t head = (size_t)(-(uintptr_t)d & (CWL_LINE - 1));
     if (n >= head + CWL_LINE) {
-        cwl_stream(d, s, n, CWL_PF_NONE, 1);
+        struct cwl_src pf = cwl_src_plain();
+        cwl_stream(d, s, n, &pf, 1);
     } else if (head == 0 || n <= head) {
         if (n != 0) /* inside one line */
             cwl_part_line(d, s, n, 1);
@@ -488,7 +527,7 @@ CWL_KERNEL void *cwl_k_move(void *dst, const void *src, size_t n)
     else if (n <= 8 * CWL_W)
         cwl_upto8(d, s, n);
     else if ((uintptr_t)d - (uintptr_t)s >= n) /* dst below src, or disjoint */
-        cwl_fwd(d, s, n, CWL_PF_NONE);
+        cwl_fwd(d, s, n, NULL);
     else
         cwl_bwd(d, s, n);
     return dst;

@@ -1,0 +1,82 @@
+/* The per-CPU copy policy: every CPU-dependent decision of the kernels, as
+ * data (docs/TUNING.md). Computed once at initialisation from a built-in
+ * profile chosen by CPUID vendor, family and model (src/policy.c), then a
+ * tuning file or profile name (CACHEWISE_TUNING, or the system-wide file),
+ * then single CACHEWISE_* variables (src/options.c). The kernels read
+ * cwi_pol; no CPU constant lives in a kernel. Internal, not installed. */
+#ifndef CW_POLICY_H
+#define CW_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How rep movsb is used inside its window [rep_min, rep_max]. */
+enum cwi_rep_mode {
+    CWI_REP_OFF = 0,     /* never: the vector loop at every size */
+    CWI_REP_ALIGNED = 1, /* only when source and destination are both 64-byte aligned */
+    CWI_REP_ALIGN_DST = 2, /* any alignment: one unaligned vector store, then rep movsb
+                            * from the next 64-byte boundary of the destination */
+};
+
+/* Software prefetch hint of a streaming loop. */
+enum cwi_pf_hint { CWI_PF_T0 = 0, CWI_PF_T1 = 1, CWI_PF_T2 = 2, CWI_PF_NTA = 3 };
+
+/* How CW_SRC_NOREUSE keeps the source out of the caches: a bit set. */
+enum { CWI_SRC_PREFETCHNTA = 1, CWI_SRC_FLUSH = 2 };
+
+/* How a partial cache line of whole aligned 4/8-byte words is persisted. */
+enum cwi_persist_small { CWI_PERSIST_MOVNTI = 0, CWI_PERSIST_CLWB = 1 };
+
+struct cwi_policy {
+    /* cw_memcpy / cw_memmove / cw_copy(auto) stream at n >= this */
+    size_t nt_threshold;
+    /* rep movsb for temporal copies of rep_min..rep_max bytes (needs ERMS;
+     * rep_mode CWI_REP_OFF or rep_min > rep_max: never) */
+    int rep_mode;
+    size_t rep_min, rep_max;
+    /* the streaming and flushcache loops prefetch the source this far
+     * ahead (0: no software prefetch), with this hint */
+    size_t stream_pf_dist;
+    int stream_pf_hint;
+    /* CW_SRC_NOREUSE: CWI_SRC_* bits; prefetchnta this far ahead; source
+     * lines flushed (clflushopt) this far behind the loads */
+    int src_mode;
+    size_t src_pf_dist, src_flush_back;
+    /* flushcache of a partial line made of aligned 4/8-byte words */
+    int persist_small;
+};
+
+/* The policy in force (src/policy.c). Written during initialisation only. */
+extern struct cwi_policy cwi_pol __attribute__((visibility("hidden")));
+
+/* A built-in profile: the policy of one CPU family, or a generic rule. */
+struct cwi_profile {
+    const char *name;
+    const char *measured; /* where its figures come from (docs/RESULTS.md, CPU) */
+    /* streaming threshold: nt_num/nt_den of the L2 (nt_level 2) or the L3
+     * (nt_level 3) this CPU reports, at least 0x4040 */
+    int nt_level;
+    unsigned nt_num, nt_den;
+    int rep_mode;
+    size_t rep_min, rep_max; /* rep_max 0: up to the streaming threshold */
+    size_t stream_pf_dist;
+    int stream_pf_hint;
+    int src_mode;
+    size_t src_pf_dist, src_flush_back;
+    int persist_small;
+};
+
+struct cwi_cpu;
+/* The profile table's row called name, or NULL. */
+const struct cwi_profile *cwi_profile_find(const char *name)
+    __attribute__((visibility("hidden")));
+/* The row chosen for this CPU by vendor, family and model. */
+const struct cwi_profile *cwi_profile_for_cpu(const struct cwi_cpu *c)
+    __attribute__((visibility("hidden")));
+/* The names of every built-in profile, NULL-terminated. */
+extern const char *const cwi_profile_names[] __attribute__((visibility("hidden")));
+/* Fills p from profile row r for this CPU's caches and features. */
+void cwi_policy_from_profile(struct cwi_policy *p, const struct cwi_profile *r,
+                             const struct cwi_cpu *c) __attribute__((visibility("hidden")));
+
+#endif /* CW_POLICY_H */

@@ -1,0 +1,398 @@
+/* The settings of the copy policy (after mimalloc's options.c: one table,
+ * each value with its default and its source) and the tuning they come
+ * from: a built-in profile, a tuning file, single CACHEWISE_* variables.
+ *
+ * Runs inside the library's one-time initialisation, which may come before
+ * libc's constructors (a copy from another library's constructor, the
+ * preload shim): the file is read with open/read into static storage,
+ * nothing is allocated. Every problem is recorded (cwi_config_error) and
+ * ignored; nothing here can choose code the CPU lacks (implementations are
+ * checked by the dispatcher, instructions by sanitize()). */
+#define _GNU_SOURCE /* strerrordesc_np */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+enum kind { K_SIZE, K_ENUM, K_IMPL };
+
+static const char *const rep_names[] = {"off", "aligned", "align-dst", NULL};
+static const char *const hint_names[] = {"t0", "t1", "t2", "nta", NULL};
+static const char *const src_names[] = {"none", "prefetchnta", "flush", "both", NULL};
+static const char *const persist_names[] = {"movnti", "clwb", NULL};
+
+static const struct setting_def {
+    const char *name, *env;
+    enum kind kind;
+    size_t offset;              /* into struct cwi_policy (K_SIZE: size_t, K_ENUM: int) */
+    const char *const *names;   /* K_ENUM: value i is names[i] */
+    size_t max;                 /* K_SIZE: largest accepted value */
+} defs[] = {
+    {"nt_threshold", "CACHEWISE_NT_THRESHOLD", K_SIZE, offsetof(struct cwi_policy, nt_threshold),
+     NULL, SIZE_MAX},
+    {"rep_movsb", "CACHEWISE_REP_MOVSB", K_ENUM, offsetof(struct cwi_policy, rep_mode), rep_names,
+     0},
+    {"rep_movsb_min", "CACHEWISE_REP_MOVSB_MIN", K_SIZE, offsetof(struct cwi_policy, rep_min),
+     NULL, SIZE_MAX},
+    {"rep_movsb_max", "CACHEWISE_REP_MOVSB_MAX", K_SIZE, offsetof(struct cwi_policy, rep_max),
+     NULL, SIZE_MAX},
+    {"stream_prefetch", "CACHEWISE_STREAM_PREFETCH", K_SIZE,
+     offsetof(struct cwi_policy, stream_pf_dist), NULL, (size_t)1 << 20},
+    {"stream_prefetch_hint", "CACHEWISE_STREAM_PREFETCH_HINT", K_ENUM,
+     offsetof(struct cwi_policy, stream_pf_hint), hint_names, 0},
+    {"src_noreuse", "CACHEWISE_SRC_NOREUSE", K_ENUM, offsetof(struct cwi_policy, src_mode),
+     src_names, 0},
+    {"src_noreuse_prefetch", "CACHEWISE_SRC_NOREUSE_PREFETCH", K_SIZE,
+     offsetof(struct cwi_policy, src_pf_dist), NULL, (size_t)1 << 20},
+    {"src_noreuse_flush_behind", "CACHEWISE_SRC_NOREUSE_FLUSH_BEHIND", K_SIZE,
+     offsetof(struct cwi_policy, src_flush_back), NULL, (size_t)1 << 20},
+    {"persist_small", "CACHEWISE_PERSIST_SMALL", K_ENUM,
+     offsetof(struct cwi_policy, persist_small), persist_names, 0},
+    {"impl", "CACHEWISE_IMPL", K_IMPL, 0, NULL, 0},
+};
+#define N_SETTINGS (sizeof defs / sizeof defs[0])
+
+static struct cw_setting g_settings[N_SETTINGS];
+static char g_impl[CW_SETTING_VALUE_LEN];     /* the impl setting ("" = best runnable) */
+static char g_tuning[CW_INFO_ERROR_LEN];      /* profile name or file path */
+static char g_file[8192];                     /* the tuning file's text */
+
+/* The other variables the library and the shim read, for the check that
+ * warns about misspelled names. */
+static const char *const other_vars[] = {
+    "CACHEWISE_TUNING", "CACHEWISE_VERBOSE", "CACHEWISE_SRC_NOREUSE_THRESHOLD",
+    "CACHEWISE_PROFILE", "CACHEWISE_PROFILE_SIGNAL", "CACHEWISE_PROFILE_SLOTS", NULL,
+};
+
+static void copy_str(char *dst, size_t cap, const char *src, size_t len)
+{
+    size_t i = 0;
+    for (; i + 1 < cap && i < len && src[i] != '\0'; i++)
+        dst[i] = src[i];
+    dst[i] = '\0';
+}
+
+/* "1536K", "2M", "100": what cwi_parse_size reads back. */
+static void format_size(char *buf, size_t cap, size_t v)
+{
+    if (v != 0 && v % ((size_t)1 << 30) == 0)
+        snprintf(buf, cap, "%zuG", v >> 30);
+    else if (v != 0 && v % ((size_t)1 << 20) == 0)
+        snprintf(buf, cap, "%zuM", v >> 20);
+    else if (v != 0 && v % ((size_t)1 << 10) == 0)
+        snprintf(buf, cap, "%zuK", v >> 10);
+    else
+        snprintf(buf, cap, "%zu", v);
+}
+
+static void format_value(const struct setting_def *d, const struct cwi_policy *p, char *buf,
+                         size_t cap)
+{
+    const char *base = (const char *)p + d->offset;
+    if (d->kind == K_SIZE)
+        format_size(buf, cap, *(const size_t *)(const void *)base);
+    else if (d->kind == K_ENUM)
+        copy_str(buf, cap, d->names[*(const int *)(const void *)base], SIZE_MAX);
+    else
+        copy_str(buf, cap, g_impl[0] != '\0' ? g_impl : "best", SIZE_MAX);
+}
+
+/* Sets setting d from text; 0, or -1 with why[] filled. */
+static int set_value(const struct setting_def *d, const char *text, char *why, size_t cap)
+{
+    char *base = (char *)&cwi_pol + d->offset;
+    if (d->kind == K_SIZE) {
+        size_t v;
+        if (cwi_parse_size(text, &v) != 0) {
+            snprintf(why, cap, "not a byte count (digits with optional K/M/G suffix)");
+            return -1;
+        }
+        if (v > d->max) {
+            snprintf(why, cap, "larger than the limit %zu", d->max);
+            return -1;
+        }
+        *(size_t *)(void *)base = v;
+        return 0;
+    }
+    if (d->kind == K_ENUM) {
+        for (int i = 0; d->names[i] != NULL; i++)
+            if (strcmp(text, d->names[i]) == 0) {
+                *(int *)(void *)base = i;
+                return 0;
+            }
+        size_t len = (size_t)snprintf(why, cap, "not one of");
+        for (int i = 0; d->names[i] != NULL && len < cap; i++)
+            len += (size_t)snprintf(why + len, cap - len, " %s", d->names[i]);
+        return -1;
+    }
+    /* K_IMPL: "best" or an implementation's name; whether this CPU runs it
+     * is decided (and refused, if not) by the dispatcher */
+    if (strcmp(text, "best") == 0) {
+        g_impl[0] = '\0';
+        return 0;
+    }
+    for (size_t i = 0; cwi_impls[i] != NULL; i++)
+        if (strcmp(cwi_impls[i]->name, text) == 0) {
+            copy_str(g_impl, sizeof g_impl, text, SIZE_MAX);
+            return 0;
+        }
+    snprintf(why, cap, "unknown implementation");
+    return -1;
+}
+
+static const struct setting_def *find_def(const char *name)
+{
+    for (size_t i = 0; i < N_SETTINGS; i++)
+        if (strcmp(defs[i].name, name) == 0)
+            return &defs[i];
+    return NULL;
+}
+
+/* ---- the tuning file ----------------------------------------------------- */
+
+/* Reads path into g_file. secure: only a regular file owned by root that
+ * nobody else may write, never through a symlink. 0, or -1 with errno
+ * (ENOENT when there is no file, EPERM when secure mode refuses it). */
+static int read_file(const char *path, int secure)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | (secure ? O_NOFOLLOW : 0));
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (secure && (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0))) {
+        int e = S_ISREG(st.st_mode) ? EPERM : EINVAL;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    size_t len = 0;
+    for (;;) {
+        ssize_t got = read(fd, g_file + len, sizeof g_file - 1 - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        len += (size_t)got;
+        if (len == sizeof g_file - 1) {
+            close(fd);
+            errno = EFBIG;
+            return -1;
+        }
+    }
+    close(fd);
+    g_file[len] = '\0';
+    return 0;
+}
+
+/* Calls fn(key, value, line number) for each "key = value" line of g_file
+ * (comments from '#', blank lines skipped); a line without '=' is reported. */
+static void each_line(const char *path, void (*fn)(const char *, const char *, int, const char *))
+{
+    int line = 0;
+    for (char *p = g_file; *p != '\0';) {
+        char *end = p;
+        while (*end != '\0' && *end != '\n')
+            end++;
+        char *next = *end != '\0' ? end + 1 : end;
+        line++;
+        char buf[256];
+        copy_str(buf, sizeof buf, p, (size_t)(end - p));
+        char *hash = strchr(buf, '#');
+        if (hash != NULL)
+            *hash = '\0';
+        char *k = buf;
+        while (*k == ' ' || *k == '\t' || *k == '\r')
+            k++;
+        size_t klen = strlen(k);
+        while (klen > 0 && (k[klen - 1] == ' ' || k[klen - 1] == '\t' || k[klen - 1] == '\r'))
+            k[--klen] = '\0';
+        if (klen != 0) {
+            char *eq = strchr(k, '=');
+            if (eq == NULL) {
+                cwi_config_error("%.80s:%d: expected \"key = value\"", path, line);
+            } else {
+                char *v = eq + 1, *ke = eq;
+                while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
+                    ke--;
+                *ke = '\0';
+                while (*v == ' ' || *v == '\t')
+                    v++;
+                fn(k, v, line, path);
+            }
+        }
+        p = next;
+    }
+}
+
+static const struct cwi_profile *g_base; /* the profile a file names */
+
+static void find_profile_line(const char *key, const char *value, int line, const char *path)
+{
+    if (strcmp(key, "profile") != 0)
+        return;
+    const struct cwi_profile *r = cwi_profile_find(value);
+    if (r == NULL)
+        cwi_config_error("%.80s:%d: profile \"%.40s\": no such built-in profile", path, line,
+                         value);
+    else
+        g_base = r;
+}
+
+static void apply_file_line(const char *key, const char *value, int line, const char *path)
+{
+    if (strcmp(key, "profile") == 0)
+        return;
+    const struct setting_def *d = find_def(key);
+    char why[96];
+    if (d == NULL)
+        cwi_config_error("%.80s:%d: unknown setting \"%.40s\"", path, line, key);
+    else if (set_value(d, value, why, sizeof why) != 0)
+        cwi_config_error("%.80s:%d: %s = \"%.40s\": %s", path, line, key, value, why);
+    else
+        g_settings[d - defs].source = "file";
+}
+
+/* ---- the whole sequence -------------------------------------------------- */
+
+static void warn_unknown_vars(void)
+{
+    extern char **environ;
+    if (environ == NULL || cwi_secure_mode())
+        return;
+    for (char **e = environ; *e != NULL; e++) {
+        if (strncmp(*e, "CACHEWISE_", 10) != 0)
+            continue;
+        size_t len = (size_t)(strchr(*e, '=') != NULL ? strchr(*e, '=') - *e : (long)strlen(*e));
+        int known = 0;
+        for (size_t i = 0; i < N_SETTINGS && !known; i++)
+            known = strlen(defs[i].env) == len && strncmp(defs[i].env, *e, len) == 0;
+        for (size_t i = 0; other_vars[i] != NULL && !known; i++)
+            known = strlen(other_vars[i]) == len && strncmp(other_vars[i], *e, len) == 0;
+        if (!known)
+            cwi_config_error("%.*s: unknown setting (misspelled?)", (int)(len < 60 ? len : 60),
+                             *e);
+    }
+}
+
+/* What the CPU cannot do is switched off here, whatever asked for it. */
+static void sanitize(const struct cwi_cpu *c)
+{
+    if (cwi_pol.rep_mode != CWI_REP_OFF && !(c->features & CWI_F_ERMS)) {
+        if (strcmp(g_settings[find_def("rep_movsb") - defs].source, "table") != 0)
+            cwi_config_error("rep_movsb=%s: this CPU has no ERMS (fast rep movsb); off",
+                             rep_names[cwi_pol.rep_mode]);
+        cwi_pol.rep_mode = CWI_REP_OFF;
+    }
+    if ((cwi_pol.src_mode & CWI_SRC_FLUSH) && !(c->features & CWI_F_CLFLUSHOPT)) {
+        /* clflush instead would be ordered against every store */
+        cwi_pol.src_mode = CWI_SRC_PREFETCHNTA;
+    }
+}
+
+void cwi_tuning_init(const struct cwi_cpu *c, struct cw_info *in, const char **impl,
+                     const char **impl_source)
+{
+    const struct cwi_profile *r = cwi_profile_for_cpu(c);
+    const char *file = NULL;
+    in->tuning_source = "cpu";
+    in->tuning = r->name;
+
+    const char *env = cwi_getenv("CACHEWISE_TUNING");
+    if (env != NULL && env[0] != '\0') {
+        if (strchr(env, '/') != NULL) {
+            file = env;
+        } else if (cwi_profile_find(env) != NULL) {
+            r = cwi_profile_find(env);
+            in->tuning = r->name;
+            in->tuning_source = "env";
+        } else {
+            cwi_config_error("CACHEWISE_TUNING=\"%.60s\": no such profile (intel-server, "
+                             "amd-zen3, amd-zen4, generic-intel, generic-amd, generic) and not "
+                             "a path", env);
+        }
+    }
+    int secure = cwi_secure_mode();
+    if (file == NULL && (env == NULL || env[0] == '\0')) {
+        if (read_file(CW_SYSTEM_TUNING_FILE, secure) == 0) {
+            file = CW_SYSTEM_TUNING_FILE;
+            in->tuning_source = "system";
+        } else if (errno != ENOENT) {
+            cwi_config_error("%s: %s; ignored", CW_SYSTEM_TUNING_FILE,
+                             errno == EPERM ? "not owned by root or writable by others"
+                                            : strerrordesc_np(errno));
+        }
+    } else if (file != NULL) {
+        if (read_file(file, 0) != 0) {
+            cwi_config_error("CACHEWISE_TUNING=\"%.60s\": %s; ignored", file,
+                             errno == EINVAL ? "not a regular file" : strerrordesc_np(errno));
+            file = NULL;
+        } else {
+            in->tuning_source = "env";
+        }
+    }
+    if (file != NULL) {
+        copy_str(g_tuning, sizeof g_tuning, file, SIZE_MAX);
+        in->tuning = g_tuning;
+        g_base = NULL;
+        each_line(file, find_profile_line);
+        if (g_base != NULL)
+            r = g_base;
+    }
+    in->profile = r->name;
+
+    /* the table, then the file, then the environment */
+    cwi_policy_from_profile(&cwi_pol, r, c);
+    g_impl[0] = '\0';
+    for (size_t i = 0; i < N_SETTINGS; i++) {
+        g_settings[i].name = defs[i].name;
+        g_settings[i].env = defs[i].env;
+        g_settings[i].source = "table";
+        format_value(&defs[i], &cwi_pol, g_settings[i].table_value, CW_SETTING_VALUE_LEN);
+    }
+    if (file != NULL)
+        each_line(file, apply_file_line);
+    for (size_t i = 0; i < N_SETTINGS; i++) {
+        if (defs[i].kind == K_IMPL)
+            continue; /* CACHEWISE_IMPL: the dispatcher reads and checks it */
+        const char *v = cwi_getenv(defs[i].env);
+        char why[96];
+        if (v == NULL)
+            continue;
+        if (set_value(&defs[i], v, why, sizeof why) == 0)
+            g_settings[i].source = "env";
+        else
+            cwi_config_error("%s=\"%.60s\": %s", defs[i].env, v, why);
+    }
+    warn_unknown_vars();
+    sanitize(c);
+    *impl = g_impl[0] != '\0' ? g_impl : NULL;
+    *impl_source = g_settings[N_SETTINGS - 1].source;
+    cwi_tuning_refresh(in);
+}
+
+void cwi_tuning_refresh(struct cw_info *in)
+{
+    for (size_t i = 0; i < N_SETTINGS; i++) {
+        if (defs[i].kind == K_IMPL) {
+            copy_str(g_settings[i].value, CW_SETTING_VALUE_LEN, in->impl != NULL ? in->impl : "",
+                     SIZE_MAX);
+            continue;
+        }
+        format_value(&defs[i], &cwi_pol, g_settings[i].value, CW_SETTING_VALUE_LEN);
+    }
+    in->settings = g_settings;
+    in->n_settings = (int)N_SETTINGS;
+}
+
+void cwi_tuning_set_source(const char *name, const char *source)
+{
+    const struct setting_def *d = find_def(name);
+    if (d != NULL)
+        g_settings[d - defs].source = source;
+}
