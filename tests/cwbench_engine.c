@@ -75,13 +75,13 @@ static cwb_copy_fn broken_at_63(size_t n)
     return n == 63 ? wrong_last : NULL;
 }
 
-static const struct cwb_routine r_good = {"good", good, "memcpy", NULL};
-static const struct cwb_routine r_spy = {"spy", stack_spy, "memcpy", NULL};
-static const struct cwb_routine r_sized = {"sized", good, "memcpy", broken_at_63};
+static const struct cwb_routine r_good = {"good", good, "memcpy", NULL, NULL, NULL};
+static const struct cwb_routine r_spy = {"spy", stack_spy, "memcpy", NULL, NULL, NULL};
+static const struct cwb_routine r_sized = {"sized", good, "memcpy", broken_at_63, NULL, NULL};
 static const struct cwb_routine r_bad[] = {
-    {"wrong_last", wrong_last, "", NULL}, {"overrun", overrun, "", NULL},
-    {"underrun", underrun, "", NULL},     {"nothing", nothing, "", NULL},
-    {"null_ret", null_ret, "", NULL},
+    {"wrong_last", wrong_last, "", NULL, NULL, NULL}, {"overrun", overrun, "", NULL, NULL, NULL},
+    {"underrun", underrun, "", NULL, NULL, NULL},     {"nothing", nothing, "", NULL, NULL, NULL},
+    {"null_ret", null_ret, "", NULL, NULL, NULL},
 };
 
 static struct cwb_call calls[64];

@@ -24,7 +24,18 @@ struct cwb_routine {
      * Lets a routine that stands for "a caller with a compile-time constant
      * size" run without a size dispatch in the timed hot and cold loops. */
     cwb_copy_fn (*for_size)(size_t n);
+    /* Optional: called with ctx before each of the routine's batches and
+     * its calibration, outside the timed region (cwbench tune: puts the
+     * candidate policy in force, so candidates interleave like routines). */
+    void (*prepare)(const void *ctx);
+    const void *ctx;
 };
+
+static inline void cwb_routine_prepare(const struct cwb_routine *rt)
+{
+    if (rt->prepare != NULL)
+        rt->prepare(rt->ctx);
+}
 
 /* The function the timed loops call for copies of exactly n bytes. */
 static inline cwb_copy_fn cwb_routine_fn(const struct cwb_routine *rt, size_t n)

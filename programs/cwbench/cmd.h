@@ -33,6 +33,7 @@ struct cwb_opts {
     const char *a_off, *b_off; /* --ab: "S:D" per side */
     const char *file;       /* dist FILE */
     const char *ab_a, *ab_b;
+    const char *output;     /* tune --output FILE */
 };
 
 /* Source:destination offset pairs (sweep --align, --src-off x --dst-off). */
@@ -63,6 +64,8 @@ int cwb_cmd_pollution(const struct cwb_opts *o);
 int cwb_cmd_ab(const struct cwb_opts *o);
 /* Defined by other parts of cwbench. */
 int cwb_cmd_compare(int argc, char **argv);
+/* `cwbench info`: the policy in force (programs/cwbench/info.c). */
+int cwb_cmd_info(int argc, char **argv);
 int cwb_cmd_workload(int argc, char **argv);
 
 /* One line "cwbench: <msg>" and the usage hint on stderr; returns 2. */

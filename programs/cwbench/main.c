@@ -11,8 +11,9 @@
 
 #include "bench.h"
 #include "cmd.h"
+#include "tune.h"
 
-enum mode { M_REPORT = 1, M_SWEEP = 2, M_DIST = 4, M_POLL = 8, M_AB = 16 };
+enum mode { M_REPORT = 1, M_SWEEP = 2, M_DIST = 4, M_POLL = 8, M_AB = 16, M_TUNE = 32 };
 #define M_ALL (M_REPORT | M_SWEEP | M_DIST | M_POLL | M_AB)
 
 static const char help[] =
@@ -31,6 +32,10 @@ static const char help[] =
     "  cwbench --ab ROUTINE_A ROUTINE_B [--size N]... [--state hot|cold|random]\n"
     "               [--a-off S:D] [--b-off S:D] [common]   A may equal B when offsets differ\n"
     "  cwbench compare A.json B.json [--alpha X]\n"
+    "  cwbench tune [--output FILE] [--quick] [--samples N] [--seed N] [--pin CPU]\n"
+    "               measure this CPU's copy policy and write a tuning file (docs/TUNING.md)\n"
+    "  cwbench info                           the copy policy in force: every setting, its\n"
+    "                                         value, the profile's value, its source\n"
     "  cwbench workload NAME | --list\n"
     "  cwbench --list-routines\n"
     "\n"
@@ -144,8 +149,9 @@ static int add_sizes(struct cwb_opts *o, const char *opt, const char *list)
 }
 
 static const struct { const char *name; int value; int modes; } options[] = {
-    {"--quick", 0, M_ALL},      {"--samples", 1, M_ALL},     {"--seed", 1, M_ALL},
-    {"--pin", 1, M_ALL},        {"--json", 1, M_ALL},        {"--csv", 1, M_ALL},
+    {"--quick", 0, M_ALL | M_TUNE}, {"--samples", 1, M_ALL | M_TUNE},
+    {"--seed", 1, M_ALL | M_TUNE},  {"--pin", 1, M_ALL | M_TUNE},
+    {"--output", 1, M_TUNE},    {"--json", 1, M_ALL},        {"--csv", 1, M_ALL},
     {"--plot", 1, M_ALL},       {"--routines", 1, M_REPORT | M_SWEEP | M_DIST | M_POLL},
     {"--sizes", 1, M_SWEEP},    {"--max-size", 1, M_SWEEP},  {"--align", 1, M_SWEEP},
     {"--states", 1, M_SWEEP},   {"--size", 1, M_POLL | M_AB},  {"--impl", 1, M_ALL},
@@ -156,7 +162,7 @@ static const struct { const char *name; int value; int modes; } options[] = {
 static const char *mode_name(int m)
 {
     return m == M_SWEEP ? "sweep" : m == M_DIST ? "dist" : m == M_POLL ? "pollution"
-         : m == M_AB ? "--ab" : "the default report";
+         : m == M_AB ? "--ab" : m == M_TUNE ? "tune" : "the default report";
 }
 
 static int apply(struct cwb_opts *o, int mode, const char *name, const char *val)
@@ -182,6 +188,9 @@ static int apply(struct cwb_opts *o, int mode, const char *name, const char *val
         o->stack_at = (int)u;
     } else if (strcmp(name, "--json") == 0) {
         o->json = val;
+        return check_output(name, val);
+    } else if (strcmp(name, "--output") == 0) {
+        o->output = val;
         return check_output(name, val);
     } else if (strcmp(name, "--csv") == 0) {
         o->csv = val;
@@ -262,6 +271,8 @@ int main(int argc, char **argv)
             return cwb_cmd_compare(argc - 1, argv + 1);
         if (strcmp(c, "workload") == 0)
             return cwb_cmd_workload(argc - 1, argv + 1);
+        if (strcmp(c, "info") == 0)
+            return cwb_cmd_info(argc - 1, argv + 1);
         if (strcmp(c, "help") == 0) {
             fputs(help, stdout);
             return 0;
@@ -272,6 +283,8 @@ int main(int argc, char **argv)
             mode = M_DIST;
         else if (strcmp(c, "pollution") == 0)
             mode = M_POLL;
+        else if (strcmp(c, "tune") == 0)
+            mode = M_TUNE;
         else
             return cwb_usage_error("unknown subcommand '%s'", c);
         i = 2;
@@ -348,6 +361,10 @@ int main(int argc, char **argv)
     case M_DIST: return cwb_cmd_dist(&o);
     case M_POLL: return cwb_cmd_pollution(&o);
     case M_AB: return cwb_cmd_ab(&o);
+    case M_TUNE: {
+        struct tune_opts t = {o.quick, o.quick ? (size_t)4 << 20 : (size_t)64 << 20, o.output};
+        return cwb_cmd_tune(&t, &o);
+    }
     default: return cwb_cmd_report(&o);
     }
 }

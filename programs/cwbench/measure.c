@@ -247,6 +247,7 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
     (void)below;
     double t0, t1, c0, c1;
     out->bytes = 0;
+    cwb_routine_prepare(rt);
     if (sp->state == CWB_HOT) {
         unsigned char *d = e->dst + CWB_DST_BASE + sp->dst_off;
         const unsigned char *s = e->src + CWB_SRC_BASE + sp->src_off;
@@ -329,6 +330,7 @@ static int calibrate(struct cwb_engine *e, const struct cwb_spec *sp, const stru
     unsigned char *d = e->dst + CWB_DST_BASE, *s = e->src + CWB_SRC_BASE;
     size_t n0 = sp->state == CWB_RANDOM ? 64 : sp->size;
     poison(d, n0, 0);
+    cwb_routine_prepare(rt);
     if (rt->fn(d, s, n0) == NULL) {
         if (strcmp(rt->name, "cw_copy_safe") == 0) {
             run->unavailable = 1;

@@ -211,27 +211,27 @@ static const struct {
     struct cwb_routine r;
     int need;
 } all[] = {
-    {{"cw_memcpy", r_cw_memcpy, "cw_memcpy (auto: temporal, streaming above the threshold)", NULL},
+    {{"cw_memcpy", r_cw_memcpy, "cw_memcpy (auto: temporal, streaming above the threshold)", NULL, NULL, NULL},
      NEED_NONE},
-    {{"cw_memcpy_nt", r_cw_memcpy_nt, "cw_memcpy_nt (streaming stores)", NULL}, NEED_NONE},
-    {{"cw_memcpy_flushcache", r_cw_flushcache, "cw_memcpy_flushcache (no drain per call)", NULL},
+    {{"cw_memcpy_nt", r_cw_memcpy_nt, "cw_memcpy_nt (streaming stores)", NULL, NULL, NULL}, NEED_NONE},
+    {{"cw_memcpy_flushcache", r_cw_flushcache, "cw_memcpy_flushcache (no drain per call)", NULL, NULL, NULL},
      NEED_NONE},
-    {{"cw_copy_nta", r_cw_copy_nta, "cw_copy(CW_SRC_NOREUSE|CW_DST_NOREUSE)", NULL}, NEED_NONE},
-    {{"cw_copy_temporal", r_cw_copy_temporal, "cw_copy(CW_DST_REUSE): never streams", NULL},
+    {{"cw_copy_nta", r_cw_copy_nta, "cw_copy(CW_SRC_NOREUSE|CW_DST_NOREUSE)", NULL, NULL, NULL}, NEED_NONE},
+    {{"cw_copy_temporal", r_cw_copy_temporal, "cw_copy(CW_DST_REUSE): never streams", NULL, NULL, NULL},
      NEED_NONE},
-    {{"cw_memmove", r_cw_memmove, "cw_memmove (non-overlapping buffers here)", NULL}, NEED_NONE},
+    {{"cw_memmove", r_cw_memmove, "cw_memmove (non-overlapping buffers here)", NULL, NULL, NULL}, NEED_NONE},
     {{"cw_memcpy_flushcache_const", r_cw_flushcache_const,
       "cw_memcpy_flushcache with a constant size (inlined for 4, 8, 16)",
-      flushcache_const_for_size}, NEED_NONE},
-    {{"cw_copy_safe", r_cw_copy_safe, "cw_copy_safe(flags 0), fault-tolerant", NULL}, NEED_NONE},
-    {{"glibc_memcpy", r_glibc_memcpy, "glibc memcpy", NULL}, NEED_NONE},
-    {{"rep_movsb", r_rep_movsb, "a bare rep movsb", NULL}, NEED_NONE},
-    {{"stream_sse2", r_stream_sse2, "plain SSE2 streaming-store loop", NULL}, NEED_NONE},
-    {{"stream_avx2", r_stream_avx2, "plain AVX2 streaming-store loop", NULL}, NEED_AVX2},
-    {{"stream_avx512", r_stream_avx512, "plain AVX-512 streaming-store loop", NULL}, NEED_AVX512},
+      flushcache_const_for_size, NULL, NULL}, NEED_NONE},
+    {{"cw_copy_safe", r_cw_copy_safe, "cw_copy_safe(flags 0), fault-tolerant", NULL, NULL, NULL}, NEED_NONE},
+    {{"glibc_memcpy", r_glibc_memcpy, "glibc memcpy", NULL, NULL, NULL}, NEED_NONE},
+    {{"rep_movsb", r_rep_movsb, "a bare rep movsb", NULL, NULL, NULL}, NEED_NONE},
+    {{"stream_sse2", r_stream_sse2, "plain SSE2 streaming-store loop", NULL, NULL, NULL}, NEED_NONE},
+    {{"stream_avx2", r_stream_avx2, "plain AVX2 streaming-store loop", NULL, NULL, NULL}, NEED_AVX2},
+    {{"stream_avx512", r_stream_avx512, "plain AVX-512 streaming-store loop", NULL, NULL, NULL}, NEED_AVX512},
 #ifdef CWB_HAVE_LIBPMEM
-    {{"pmem_memcpy_nt", r_pmem_nt, "libpmem pmem_memcpy(NONTEMPORAL|NODRAIN)", NULL}, NEED_NONE},
-    {{"pmem_memcpy_t", r_pmem_t, "libpmem pmem_memcpy(TEMPORAL|NODRAIN)", NULL}, NEED_NONE},
+    {{"pmem_memcpy_nt", r_pmem_nt, "libpmem pmem_memcpy(NONTEMPORAL|NODRAIN)", NULL, NULL, NULL}, NEED_NONE},
+    {{"pmem_memcpy_t", r_pmem_t, "libpmem pmem_memcpy(TEMPORAL|NODRAIN)", NULL, NULL, NULL}, NEED_NONE},
 #endif
 };
 #define N_ALL (sizeof all / sizeof all[0])

@@ -1,0 +1,662 @@
+/* `cwbench tune`: measures, on the machine it runs on, each decision of the
+ * copy policy (src/policy.h) and writes a tuning file the library loads
+ * (CACHEWISE_TUNING=FILE). Candidates are the library's own kernels under
+ * different policies, interleaved sample by sample like routines (each
+ * candidate's policy is put in force before its batch: cwb_routine's
+ * prepare hook), compared with the Mann-Whitney test of --ab. The method
+ * and the file format: docs/TUNING.md. */
+#include <emmintrin.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "stats.h"
+#include "tune.h"
+
+#ifndef CWB_LINKED_SHARED
+#include "internal.h" /* the policy: cwbench links the static library */
+
+#define KiB ((size_t)1 << 10)
+#define MiB ((size_t)1 << 20)
+#define MAX_CANDS 8
+
+struct cand {
+    struct cwb_routine rt;
+    struct cwi_policy pol;
+    char name[48];
+};
+
+static void cand_prepare(const void *ctx)
+{
+    cwi_pol = ((const struct cand *)ctx)->pol;
+}
+
+static void *op_temporal(void *d, const void *s, size_t n)
+{
+    return cw_copy(d, s, n, CW_DST_REUSE);
+}
+static void *op_stream(void *d, const void *s, size_t n)
+{
+    return cw_copy(d, s, n, CW_DST_NOREUSE);
+}
+static void *op_src_noreuse(void *d, const void *s, size_t n)
+{
+    return cw_copy(d, s, n, CW_SRC_NOREUSE | CW_DST_NOREUSE);
+}
+static void *op_persist(void *d, const void *s, size_t n)
+{
+    return cw_memcpy_persist(d, s, n);
+}
+
+static void cand_set(struct cand *c, const char *name, cwb_copy_fn op,
+                     const struct cwi_policy *pol)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->pol = *pol;
+    c->rt.name = c->name;
+    c->rt.what = c->name;
+    c->rt.fn = op;
+    c->rt.prepare = cand_prepare;
+    c->rt.ctx = c;
+}
+
+/* One cell of nc candidates: medians (GB/s) and each candidate against
+ * candidate 0 (ratio = candidate / candidate 0). */
+struct cell {
+    double med[MAX_CANDS];
+    struct cwb_cmp vs0[MAX_CANDS];
+    int ok;
+};
+
+static int measure_cell(struct cwb_engine *e, const struct cwb_spec *sp, struct cand *c,
+                        size_t nc, struct cell *out)
+{
+    const struct cwb_routine *rt[MAX_CANDS];
+    struct cwb_run runs[MAX_CANDS];
+    double *x[MAX_CANDS];
+    for (size_t i = 0; i < nc; i++)
+        rt[i] = &c[i].rt;
+    int rc = cwb_measure(e, sp, rt, nc, runs);
+    out->ok = rc == 0;
+    for (size_t i = 0; i < nc; i++) {
+        x[i] = malloc((runs[i].n + 1) * sizeof(double));
+        if (x[i] == NULL || runs[i].n == 0) {
+            out->ok = 0;
+            continue;
+        }
+        cwb_run_gbps(&runs[i], x[i], NULL);
+        out->med[i] = cwb_run_median_gbps(&runs[i]);
+    }
+    for (size_t i = 0; out->ok && i < nc; i++)
+        if (cwb_compare(x[0], runs[0].n, x[i], runs[i].n, 0.05, &out->vs0[i]) != 0)
+            out->ok = 0;
+    for (size_t i = 0; i < nc; i++) {
+        if (runs[i].failed)
+            fprintf(stderr, "cwbench tune: %s: %s\n", c[i].name, runs[i].err);
+        free(x[i]);
+        cwb_run_free(&runs[i]);
+    }
+    return out->ok ? 0 : -1;
+}
+
+static struct cwb_spec hot_spec(size_t n, int soff, int doff)
+{
+    struct cwb_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.state = CWB_HOT;
+    sp.size = n;
+    sp.src_off = soff;
+    sp.dst_off = doff;
+    return sp;
+}
+
+static const char *sz(size_t n, char *buf)
+{
+    return cwb_fmt_size(n, buf, 32);
+}
+
+static void say(const char *phase, size_t i, size_t n)
+{
+    fprintf(stderr, "cwbench tune: %s (%zu/%zu)\n", phase, i, n);
+}
+
+/* ---- the decisions --------------------------------------------------------- */
+
+struct found {
+    struct cwi_policy pol;   /* what the measurements chose */
+    char why[8][480];        /* one line of evidence per decision */
+};
+
+static const char *const hint_name[] = {"t0", "t1", "t2", "nta"};
+
+/* 1. Prefetch in the streaming loop: DRAM-sized copies, cold. */
+static int tune_prefetch(struct cwb_engine *e, const struct tune_opts *t, struct found *f)
+{
+    static const struct { size_t dist; int hint; } opt[] = {
+        {0, CWI_PF_T0}, {1 * KiB, CWI_PF_T2}, {2 * KiB, CWI_PF_T2}, {4 * KiB, CWI_PF_T2},
+        {8 * KiB, CWI_PF_T2}, {4 * KiB, CWI_PF_T0}, {4 * KiB, CWI_PF_NTA},
+    };
+    size_t nopt = t->quick ? 2 : sizeof opt / sizeof opt[0];
+    struct cand c[MAX_CANDS];
+    for (size_t i = 0; i < nopt; i++) {
+        struct cwi_policy p = f->pol;
+        char name[48];
+        p.stream_pf_dist = t->quick && i == 1 ? 4 * KiB : opt[i].dist;
+        p.stream_pf_hint = t->quick && i == 1 ? CWI_PF_T2 : opt[i].dist != 0 ? opt[i].hint : f->pol.stream_pf_hint;
+        if (p.stream_pf_dist == 0)
+            snprintf(name, sizeof name, "no prefetch");
+        else
+            snprintf(name, sizeof name, "prefetch%s %zuK", hint_name[p.stream_pf_hint],
+                     p.stream_pf_dist >> 10);
+        cand_set(&c[i], name, op_stream, &p);
+    }
+    struct cwb_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.state = CWB_COLD;
+    sp.size = t->big;
+    struct cell cl;
+    say("streaming prefetch", 1, 1);
+    if (measure_cell(e, &sp, c, nopt, &cl) != 0)
+        return -1;
+    size_t best = 0;
+    for (size_t i = 1; i < nopt; i++)
+        if (cl.vs0[i].significant && cl.vs0[i].ratio >= 1.02 && cl.med[i] > cl.med[best])
+            best = i;
+    f->pol.stream_pf_dist = c[best].pol.stream_pf_dist;
+    f->pol.stream_pf_hint = c[best].pol.stream_pf_hint;
+    char b[32];
+    size_t len = (size_t)snprintf(f->why[0], sizeof f->why[0], "cold %s, GB/s:", sz(t->big, b));
+    for (size_t i = 0; i < nopt && len < sizeof f->why[0]; i++)
+        len += (size_t)snprintf(f->why[0] + len, sizeof f->why[0] - len, " %s %.2f%s",
+                                c[i].name, cl.med[i], i == best ? " (chosen)" : "");
+    return 0;
+}
+
+/* 2. Streaming threshold: the smallest size from which streaming is at
+ * least as fast as the temporal copy, hot, at every larger size measured. */
+static int tune_threshold(struct cwb_engine *e, const struct tune_opts *t, struct found *f)
+{
+    static const size_t full[] = {256 * KiB, 512 * KiB, 768 * KiB, 1 * MiB, 1280 * KiB,
+                                  1536 * KiB, 2 * MiB, 3 * MiB, 4 * MiB, 6 * MiB, 8 * MiB,
+                                  12 * MiB, 16 * MiB, 24 * MiB, 32 * MiB, 48 * MiB, 64 * MiB};
+    static const size_t quick[] = {256 * KiB, 1 * MiB};
+    const size_t *sizes = t->quick ? quick : full;
+    size_t ns = t->quick ? 2 : sizeof full / sizeof full[0];
+    struct cwi_policy p = f->pol;
+    p.rep_mode = CWI_REP_OFF; /* the vector loop: rep movsb is decided below the threshold */
+    struct cand c[2];
+    cand_set(&c[0], "temporal", op_temporal, &p);
+    cand_set(&c[1], "streaming", op_stream, &p);
+    double ratio[32];
+    int worse[32], better[32];
+    for (size_t i = 0; i < ns; i++) {
+        struct cwb_spec sp = hot_spec(sizes[i], 0, 0);
+        struct cell cl;
+        say("streaming threshold", i + 1, ns);
+        if (measure_cell(e, &sp, c, 2, &cl) != 0)
+            return -1;
+        ratio[i] = cl.vs0[1].ratio;
+        worse[i] = cl.vs0[1].significant && cl.vs0[1].ratio < 0.98;
+        better[i] = cl.vs0[1].significant && cl.vs0[1].ratio > 1.0;
+    }
+    /* the smallest size where streaming is significantly faster, with no
+     * larger size where it is significantly slower (by more than 2%) */
+    size_t pick = ns;
+    for (size_t i = ns; i-- > 0;) {
+        if (worse[i])
+            break;
+        if (better[i])
+            pick = i;
+    }
+    f->pol.nt_threshold = pick < ns ? sizes[pick] : 2 * sizes[ns - 1];
+    char b[32];
+    size_t len = (size_t)snprintf(f->why[1], sizeof f->why[1], "streaming/temporal hot:");
+    for (size_t i = 0; i < ns && len < sizeof f->why[1]; i++)
+        len += (size_t)snprintf(f->why[1] + len, sizeof f->why[1] - len, " %s %.2f%s",
+                                sz(sizes[i], b), ratio[i], worse[i] ? "-" : "");
+    return 0;
+}
+
+/* 3. rep movsb below the threshold: aligned and misaligned buffers, hot. */
+static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct found *f,
+                    int have_erms)
+{
+    static const size_t full[] = {2 * KiB,   4 * KiB,   8 * KiB,   16 * KiB,  20 * KiB,
+                                  24 * KiB,  32 * KiB,  64 * KiB,  128 * KiB, 256 * KiB,
+                                  512 * KiB, 1 * MiB,   1536 * KiB};
+    static const size_t quick[] = {4 * KiB, 32 * KiB};
+    const size_t *all = t->quick ? quick : full;
+    size_t nall = t->quick ? 2 : sizeof full / sizeof full[0];
+    size_t sizes[16], ns = 0;
+    for (size_t i = 0; i < nall; i++)
+        if (all[i] < f->pol.nt_threshold)
+            sizes[ns++] = all[i];
+    if (!have_erms || ns == 0) {
+        f->pol.rep_mode = CWI_REP_OFF;
+        snprintf(f->why[2], sizeof f->why[2], "%s", have_erms ? "no size below the threshold"
+                                                              : "this CPU has no ERMS");
+        return 0;
+    }
+    struct cwi_policy vec = f->pol, rep = f->pol;
+    vec.rep_mode = CWI_REP_OFF;
+    rep.rep_mode = CWI_REP_ALIGN_DST;
+    rep.rep_min = 0;
+    rep.rep_max = SIZE_MAX;
+    struct cand c[2];
+    cand_set(&c[0], "vector loop", op_temporal, &vec);
+    cand_set(&c[1], "rep movsb", op_temporal, &rep);
+    double ra[16], rm[16];
+    int wa[16], wm[16], win = 0;
+    for (size_t i = 0; i < ns; i++) {
+        struct cell al, mis;
+        struct cwb_spec sa = hot_spec(sizes[i], 0, 0), sm = hot_spec(sizes[i], 5, 37);
+        say("rep movsb window", i + 1, ns);
+        if (measure_cell(e, &sa, c, 2, &al) != 0 || measure_cell(e, &sm, c, 2, &mis) != 0)
+            return -1;
+        ra[i] = al.vs0[1].ratio;
+        rm[i] = mis.vs0[1].ratio;
+        wa[i] = al.vs0[1].significant && ra[i] >= 1.02;
+        wm[i] = mis.vs0[1].significant && rm[i] >= 1.02;
+    }
+    /* align-dst: from the smallest size where rep movsb wins (either
+     * alignment, significantly) up to the threshold, if no size from there
+     * on loses more than 5% at either alignment */
+    size_t safe = ns, lo = ns;
+    for (size_t i = ns; i-- > 0;) {
+        if (ra[i] < 0.95 || rm[i] < 0.95)
+            break;
+        safe = i;
+    }
+    for (size_t i = safe; i < ns && lo == ns; i++)
+        if (wa[i] || wm[i])
+            lo = i;
+    win = lo < ns;
+    if (win) {
+        f->pol.rep_mode = CWI_REP_ALIGN_DST;
+        f->pol.rep_min = sizes[lo];
+        f->pol.rep_max = f->pol.nt_threshold;
+    } else {
+        /* aligned only: the widest run of sizes where aligned buffers win */
+        size_t best_lo = ns, best_len = 0;
+        for (size_t i = 0; i < ns;) {
+            size_t j = i;
+            while (j < ns && wa[j])
+                j++;
+            if (j - i > best_len) {
+                best_len = j - i;
+                best_lo = i;
+            }
+            i = j + 1;
+        }
+        if (best_len > 0) {
+            f->pol.rep_mode = CWI_REP_ALIGNED;
+            f->pol.rep_min = sizes[best_lo];
+            f->pol.rep_max = sizes[best_lo + best_len - 1];
+        } else {
+            f->pol.rep_mode = CWI_REP_OFF;
+        }
+    }
+    char b[32];
+    size_t len = (size_t)snprintf(f->why[2], sizeof f->why[2], "rep/vector hot aligned|mis:");
+    for (size_t i = 0; i < ns && len < sizeof f->why[2]; i++)
+        len += (size_t)snprintf(f->why[2] + len, sizeof f->why[2] - len, " %s %.2f|%.2f",
+                                sz(sizes[i], b), ra[i], rm[i]);
+    return 0;
+}
+
+/* ---- 4. CW_SRC_NOREUSE: speed, and what an L2-resident victim loses ------ */
+
+struct victim { unsigned char *base; size_t lines; };
+
+static int victim_make(struct victim *v, size_t bytes, uint64_t *rng)
+{
+    v->lines = bytes / 64;
+    v->base = cwb_alloc_huge(bytes);
+    size_t *order = malloc(v->lines * sizeof *order);
+    if (v->base == NULL || order == NULL) {
+        free(order);
+        return -1;
+    }
+    for (size_t i = 0; i < v->lines; i++)
+        order[i] = i;
+    cwb_shuffle(order, v->lines, rng);
+    for (size_t i = 0; i < v->lines; i++)
+        *(void **)(v->base + order[i] * 64) = v->base + order[(i + 1) % v->lines] * 64;
+    free(order);
+    return 0;
+}
+
+static double victim_walk(const struct victim *v)
+{
+    void *p = v->base;
+    double t0 = cwb_now();
+    for (size_t i = 0; i < v->lines; i++)
+        p = *(void *volatile *)p;
+    double t1 = cwb_now();
+    __asm__ volatile("" : : "r"(p));
+    return t1 - t0;
+}
+
+static double victim_warm(const struct victim *v)
+{
+    double t = victim_walk(v);
+    for (int i = 0; i < 6; i++)
+        t = victim_walk(v);
+    return t;
+}
+
+static double victim_cold(const struct victim *v)
+{
+    for (size_t i = 0; i < v->lines; i++)
+        _mm_clflush(v->base + i * 64);
+    _mm_mfence();
+    return victim_walk(v);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median evicted fraction over reps after op copies n bytes (op NULL: the
+ * no-copy background, waiting as long as a copy of n bytes takes). */
+static double evicted(const struct victim *v, const struct cand *c, unsigned char *dst,
+                      unsigned char *src, size_t n, int reps, double wait)
+{
+    double fr[16];
+    for (int r = 0; r < reps; r++) {
+        cwb_fill_nt(src, 1 + r, n);
+        double hot = victim_warm(v);
+        double cold = victim_cold(v);
+        victim_warm(v);
+        if (c != NULL) {
+            cand_prepare(c);
+            c->rt.fn(dst, src, n);
+        } else {
+            double until = cwb_now() + wait;
+            while (cwb_now() < until)
+                ;
+        }
+        double after = victim_walk(v);
+        fr[r] = cold > hot ? (after - hot) / (cold - hot) : 0;
+        if (fr[r] < 0)
+            fr[r] = 0;
+    }
+    qsort(fr, (size_t)reps, sizeof fr[0], cmp_dbl);
+    return fr[reps / 2];
+}
+
+static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, struct found *f,
+                            const struct cwi_cpu *cpu)
+{
+    static const char *const names[] = {"none", "prefetchnta", "flush", "both"};
+    int nmode = (cpu->features & CWI_F_CLFLUSHOPT) ? 4 : 2;
+    struct cand c[4];
+    for (int m = 0; m < nmode; m++) {
+        struct cwi_policy p = f->pol;
+        p.src_mode = m;
+        cand_set(&c[m], names[m], op_src_noreuse, &p);
+    }
+    struct cwb_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.state = CWB_COLD;
+    sp.size = t->quick ? 1 * MiB : 16 * MiB;
+    struct cell cl;
+    say("CW_SRC_NOREUSE speed", 1, 2);
+    if (measure_cell(e, &sp, c, (size_t)nmode, &cl) != 0)
+        return -1;
+
+    size_t vbytes = cpu->l2 != 0 ? cpu->l2 / 4 : 256 * KiB, n = t->quick ? 1 * MiB : 4 * MiB;
+    struct victim v;
+    unsigned char *src = cwb_alloc_huge(n), *dst = cwb_alloc_huge(n);
+    uint64_t rng = 7;
+    if (src == NULL || dst == NULL || victim_make(&v, vbytes, &rng) != 0)
+        return -1;
+    int reps = t->quick ? 3 : 9;
+    say("CW_SRC_NOREUSE pollution", 2, 2);
+    double t0 = cwb_now();
+    c[0].rt.fn(dst, src, n);
+    double wait = cwb_now() - t0, fr[4];
+    double bg = evicted(&v, NULL, dst, src, n, reps, wait);
+    for (int m = 0; m < nmode; m++)
+        fr[m] = evicted(&v, &c[m], dst, src, n, reps, wait);
+    cwb_free_huge(src, n);
+    cwb_free_huge(dst, n);
+    cwb_free_huge(v.base, vbytes);
+    /* the fastest mode that keeps the victim within 0.10 of the background;
+     * else the one that evicts least */
+    int best = -1;
+    for (int m = 0; m < nmode; m++)
+        if (fr[m] <= bg + 0.10 && (best < 0 || cl.med[m] > cl.med[best]))
+            best = m;
+    if (best < 0) {
+        best = 0;
+        for (int m = 1; m < nmode; m++)
+            if (fr[m] < fr[best])
+                best = m;
+    }
+    f->pol.src_mode = best;
+    char b[32], b2[32], b3[32];
+    size_t len = (size_t)snprintf(f->why[3], sizeof f->why[3],
+                                  "cold %s GB/s, evicted fraction of a %s victim after %s "
+                                  "(background %.3f):", sz(sp.size, b), sz(vbytes, b2),
+                                  sz(n, b3), bg);
+    for (int m = 0; m < nmode && len < sizeof f->why[3]; m++)
+        len += (size_t)snprintf(f->why[3] + len, sizeof f->why[3] - len, " %s %.2f/%.3f%s",
+                                names[m], cl.med[m], fr[m], m == best ? " (chosen)" : "");
+    return 0;
+}
+
+/* 5. A persist of a few aligned words: movnti, or store + write-back. */
+static int tune_persist(struct cwb_engine *e, struct found *f, const struct cwi_cpu *cpu)
+{
+    if (!(cpu->features & (CWI_F_CLWB | CWI_F_CLFLUSHOPT | CWI_F_CLFLUSH))) {
+        snprintf(f->why[4], sizeof f->why[4], "this CPU cannot flush a line");
+        return 0;
+    }
+    struct cwi_policy a = f->pol, b = f->pol;
+    a.persist_small = CWI_PERSIST_MOVNTI;
+    b.persist_small = CWI_PERSIST_CLWB;
+    struct cand c[2];
+    cand_set(&c[0], "movnti", op_persist, &a);
+    cand_set(&c[1], "clwb", op_persist, &b);
+    static const size_t sizes[] = {8, 16, 32};
+    int clwb_wins = 0, movnti_wins = 0;
+    size_t len = (size_t)snprintf(f->why[4], sizeof f->why[4], "clwb/movnti hot:");
+    for (size_t i = 0; i < 3; i++) {
+        struct cwb_spec sp = hot_spec(sizes[i], 0, 0);
+        struct cell cl;
+        say("small persists", i + 1, 3);
+        if (measure_cell(e, &sp, c, 2, &cl) != 0)
+            return -1;
+        clwb_wins += cl.vs0[1].significant && cl.vs0[1].ratio > 1;
+        movnti_wins += cl.vs0[1].significant && cl.vs0[1].ratio < 1;
+        len += (size_t)snprintf(f->why[4] + len, sizeof f->why[4] - len, " %zu B %.2f", sizes[i],
+                                cl.vs0[1].ratio);
+    }
+    if (clwb_wins >= 2)
+        f->pol.persist_small = CWI_PERSIST_CLWB;
+    else if (movnti_wins >= 2)
+        f->pol.persist_small = CWI_PERSIST_MOVNTI;
+    return 0;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static const char *rep_name(int m)
+{
+    return m == CWI_REP_ALIGNED ? "aligned" : m == CWI_REP_ALIGN_DST ? "align-dst" : "off";
+}
+static const char *src_name(int m)
+{
+    static const char *const n[] = {"none", "prefetchnta", "flush", "both"};
+    return n[m & 3];
+}
+
+/* The policy as "key value" pairs in the tuning file's spelling. */
+static void policy_rows(const struct cwi_policy *p, char v[10][32])
+{
+    char b[32];
+#define SZ(i, x) snprintf(v[i], 32, "%s", tune_size_text((x), b))
+    SZ(0, p->nt_threshold);
+    snprintf(v[1], 32, "%s", rep_name(p->rep_mode));
+    SZ(2, p->rep_min);
+    SZ(3, p->rep_max);
+    SZ(4, p->stream_pf_dist);
+    snprintf(v[5], 32, "%s", hint_name[p->stream_pf_hint & 3]);
+    snprintf(v[6], 32, "%s", src_name(p->src_mode));
+    SZ(7, p->src_pf_dist);
+    SZ(8, p->src_flush_back);
+    snprintf(v[9], 32, "%s", p->persist_small == CWI_PERSIST_CLWB ? "clwb" : "movnti");
+#undef SZ
+}
+
+static const char *const keys[10] = {
+    "nt_threshold", "rep_movsb", "rep_movsb_min", "rep_movsb_max", "stream_prefetch",
+    "stream_prefetch_hint", "src_noreuse", "src_noreuse_prefetch",
+    "src_noreuse_flush_behind", "persist_small"};
+/* which evidence line (why[]) explains each key */
+static const int key_why[10] = {1, 2, 2, 2, 0, 0, 3, 3, 3, 4};
+static const char *const key_doc[10] = {
+    "cw_memcpy, cw_memmove and cw_copy(auto) stream at and above this size",
+    "rep movsb for temporal copies: off, aligned (both buffers 64-byte aligned) or "
+    "align-dst (any alignment, destination aligned first)",
+    "smallest copy rep movsb is used for", "largest copy rep movsb is used for",
+    "the streaming loops prefetch the source this far ahead (0: no software prefetch)",
+    "prefetch hint of the streaming loops: t0, t1, t2 or nta",
+    "how CW_SRC_NOREUSE keeps the source out of the caches: none, prefetchnta, flush "
+    "(clflushopt behind the loads) or both",
+    "CW_SRC_NOREUSE prefetchnta distance", "CW_SRC_NOREUSE: source lines are flushed this "
+    "far behind the loads",
+    "partial-line persists of aligned 4/8-byte words: movnti, or clwb (store + write-back)"};
+
+static int write_file(const char *path, const struct found *f, const char *base,
+                      const struct cw_info *in)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *o = fopen(tmp, "wx");
+    if (o == NULL) {
+        fprintf(stderr, "cwbench tune: cannot write %s: %s\n", tmp, strerror(errno));
+        return -1;
+    }
+    char date[32], host[64] = "?", v[10][32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    gethostname(host, sizeof host);
+    host[sizeof host - 1] = '\0';
+    policy_rows(&f->pol, v);
+    fprintf(o, "# cachewise tuning file, written by `cwbench tune` (cachewise %s)\n"
+               "# date %s, host %s\n# CPU: %s (%s family %u model %u), L1d %zu, L2 %zu, "
+               "L3 %zu bytes\n"
+               "# Load it with CACHEWISE_TUNING=%s, or install it as %s.\n"
+               "# Format: \"setting = value\" per line, '#' starts a comment; sizes take K, M, G\n"
+               "# (binary). A setting left out keeps the value of the profile named first.\n"
+               "# docs/TUNING.md explains every setting.\n\n"
+               "profile = %s\n",
+            cw_version(), date, host, in->cpu_model, in->cpu_vendor, in->cpu_family,
+            in->cpu_model_number, in->l1d_size, in->l2_size, in->l3_size, path,
+            CW_SYSTEM_TUNING_FILE, base);
+    int last = -1;
+    for (int k = 0; k < 10; k++) {
+        if (key_why[k] != last && f->why[key_why[k]][0] != '\0')
+            fprintf(o, "\n# measured: %s\n", f->why[key_why[k]]);
+        last = key_why[k];
+        fprintf(o, "# %s\n%s = %s\n", key_doc[k], keys[k], v[k]);
+    }
+    int bad = ferror(o);
+    if (fclose(o) != 0 || bad || rename(tmp, path) != 0) {
+        fprintf(stderr, "cwbench tune: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
+{
+    double t_start = cwb_now();
+    const struct cw_info *in = cw_get_info();
+    struct cwi_cpu cpu;
+    cwi_cpu_detect(&cpu);
+    const struct cwi_profile *row = cwi_profile_for_cpu(&cpu);
+    struct cwi_policy builtin, saved = cwi_pol;
+    cwi_policy_from_profile(&builtin, row, &cpu);
+
+    struct found f;
+    memset(&f, 0, sizeof f);
+    f.pol = cwi_pol; /* start from the policy in force (CACHEWISE_TUNING=generic: generic) */
+    size_t pool = t->quick ? 16 * MiB : 4 * cwb_llc_bytes();
+    if (pool < 4 * t->big)
+        pool = 4 * t->big;
+    if (pool > 1024 * MiB)
+        pool = 1024 * MiB;
+    struct cwb_engine e;
+    if (cwb_engine_open(&e, pool, o->samples ? o->samples : t->quick ? 3 : 21, o) != 0)
+        return 1;
+    printf("cwbench tune: %s (%s family %u model %u), implementation %s; starting from "
+           "profile %s (%s)\n", in->cpu_model, in->cpu_vendor, in->cpu_family,
+           in->cpu_model_number, in->impl, in->profile, in->tuning);
+    fflush(stdout);
+    int rc = 0;
+    if (tune_prefetch(&e, t, &f) != 0 || tune_threshold(&e, t, &f) != 0 ||
+        tune_rep(&e, t, &f, (cpu.features & CWI_F_ERMS) != 0) != 0 ||
+        tune_src_noreuse(&e, t, &f, &cpu) != 0 || tune_persist(&e, &f, &cpu) != 0) {
+        fprintf(stderr, "cwbench tune: a measurement failed\n");
+        rc = 1;
+    }
+    cwb_engine_free(&e);
+    cwi_pol = saved;
+    if (rc != 0)
+        return rc;
+
+    char vf[10][32], vb[10][32];
+    policy_rows(&f.pol, vf);
+    policy_rows(&builtin, vb);
+    printf("\n%-26s %-14s %-14s %s\n", "setting", "measured", row->name, "");
+    for (int k = 0; k < 10; k++)
+        printf("%-26s %-14s %-14s %s\n", keys[k], vf[k], vb[k],
+               strcmp(vf[k], vb[k]) == 0 ? "" : "differs");
+    printf("\nevidence (each line: the candidates interleaved in one run, medians):\n");
+    static const char *const what[5] = {"streaming prefetch", "streaming threshold",
+                                        "rep movsb", "CW_SRC_NOREUSE", "small persists"};
+    for (int k = 0; k < 5; k++)
+        if (f.why[k][0] != '\0')
+            printf("  %s: %s\n", what[k], f.why[k]);
+    if (t->output != NULL) {
+        if (write_file(t->output, &f, in->profile, in) != 0)
+            rc = 1;
+        else
+            printf("\ntuning written to %s (load it with CACHEWISE_TUNING=%s)\n", t->output,
+                   t->output);
+    }
+    printf("total time %.1f s\n", cwb_now() - t_start);
+    return rc;
+}
+
+#else
+int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
+{
+    (void)t;
+    (void)o;
+    return cwb_usage_error("tune needs the policy of the static library: build cwbench "
+                           "without -DCWB_LINK_SHARED=ON");
+}
+#endif
+
+const char *tune_size_text(size_t v, char buf[32])
+{
+    if (v != 0 && v % ((size_t)1 << 20) == 0)
+        snprintf(buf, 32, "%zuM", v >> 20);
+    else if (v != 0 && v % 1024 == 0)
+        snprintf(buf, 32, "%zuK", v >> 10);
+    else
+        snprintf(buf, 32, "%zu", v);
+    return buf;
+}
