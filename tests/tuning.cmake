@@ -1,0 +1,58 @@
+# The per-CPU policy (issue 13): every built-in profile forced by name runs
+# the differential and fault suites on this CPU (one test per row and
+# suite), policy corners no profile reaches are forced setting by setting,
+# and tuning files and names are loaded, reported and refused
+# (tests/tuning/run.sh). CW_SAFE_ENV_MOD comes from safe.cmake.
+# the generic row has no policy-dependent code
+set(CW_POLICY_IMPLS ${CW_TEST_IMPLS})
+list(REMOVE_ITEM CW_POLICY_IMPLS generic)
+set(CW_PROFILES intel-server amd-zen3 amd-zen4 generic-intel generic-amd generic)
+foreach(p IN LISTS CW_PROFILES)
+  add_test(NAME profile.${p}.copy COMMAND test_copy)
+  add_test(NAME profile.${p}.memmove COMMAND test_memmove)
+  add_test(NAME profile.${p}.safe_faults COMMAND safe_faults)
+  add_test(NAME profile.${p}.hostile COMMAND test_hostile)
+  set_tests_properties(profile.${p}.copy profile.${p}.memmove profile.${p}.safe_faults
+    profile.${p}.hostile PROPERTIES ENVIRONMENT "CACHEWISE_TUNING=${p}"
+    ENVIRONMENT_MODIFICATION "${CW_SAFE_ENV_MOD}" SKIP_RETURN_CODE 77
+    LABELS "profile" TIMEOUT 600)
+endforeach()
+# The rows whose rules differ most, under every implementation's ladder.
+foreach(p intel-server amd-zen3)
+  foreach(impl IN LISTS CW_POLICY_IMPLS)
+    add_test(NAME profile.${p}.copy.${impl} COMMAND test_copy)
+    set_tests_properties(profile.${p}.copy.${impl} PROPERTIES
+      ENVIRONMENT "CACHEWISE_TUNING=${p};CACHEWISE_IMPL=${impl}" SKIP_RETURN_CODE 77
+      LABELS "profile" TIMEOUT 600)
+  endforeach()
+endforeach()
+
+# Corners: rep movsb at every size past the ladder (either alignment rule),
+# each prefetch hint at short and long distances, each CW_SRC_NOREUSE mode
+# and both small-persist rules, with the streaming threshold low enough
+# that cw_memcpy streams from 4 KiB.
+# ("|" separates the variables of one corner: ";" would split the list.)
+set(CW_CORNERS
+  "CACHEWISE_REP_MOVSB=align-dst|CACHEWISE_REP_MOVSB_MIN=0|CACHEWISE_REP_MOVSB_MAX=1G|CACHEWISE_SRC_NOREUSE=none|CACHEWISE_PERSIST_SMALL=movnti"
+  "CACHEWISE_REP_MOVSB=aligned|CACHEWISE_REP_MOVSB_MIN=0|CACHEWISE_REP_MOVSB_MAX=1G|CACHEWISE_STREAM_PREFETCH=64|CACHEWISE_STREAM_PREFETCH_HINT=nta|CACHEWISE_SRC_NOREUSE=prefetchnta|CACHEWISE_PERSIST_SMALL=clwb"
+  "CACHEWISE_STREAM_PREFETCH=1M|CACHEWISE_STREAM_PREFETCH_HINT=t1|CACHEWISE_SRC_NOREUSE=both|CACHEWISE_SRC_NOREUSE_PREFETCH=1M|CACHEWISE_SRC_NOREUSE_FLUSH_BEHIND=0|CACHEWISE_NT_THRESHOLD=4K"
+  "CACHEWISE_STREAM_PREFETCH=4K|CACHEWISE_STREAM_PREFETCH_HINT=t2|CACHEWISE_SRC_NOREUSE=flush|CACHEWISE_SRC_NOREUSE_FLUSH_BEHIND=1M|CACHEWISE_PERSIST_SMALL=clwb|CACHEWISE_NT_THRESHOLD=4K")
+set(i 0)
+foreach(corner IN LISTS CW_CORNERS)
+  string(REPLACE "|" ";" env "${corner}")
+  foreach(impl IN LISTS CW_POLICY_IMPLS)
+    add_test(NAME policy.corner${i}.copy.${impl} COMMAND test_copy)
+    add_test(NAME policy.corner${i}.safe_faults.${impl} COMMAND safe_faults ${impl})
+    set_tests_properties(policy.corner${i}.copy.${impl} policy.corner${i}.safe_faults.${impl}
+      PROPERTIES ENVIRONMENT "${env};CACHEWISE_IMPL=${impl}"
+      ENVIRONMENT_MODIFICATION "${CW_SAFE_ENV_MOD}" SKIP_RETURN_CODE 77
+      LABELS "profile" TIMEOUT 600)
+  endforeach()
+  math(EXPR i "${i} + 1")
+endforeach()
+
+if(TARGET cwbench)
+  add_test(NAME tuning.files COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tuning/run.sh
+    $<TARGET_FILE:cwbench> ${CMAKE_CURRENT_BINARY_DIR}/tuning-work)
+  set_tests_properties(tuning.files PROPERTIES LABELS "tuning" TIMEOUT 300)
+endif()
