@@ -427,7 +427,7 @@ void *cw_memcpy_persist(void *restrict dst, const void *restrict src, size_t n)
 {
     if (__builtin_expect(n > CWI_MAX_COPY, 0))
         cwi_size_overflow("cw_memcpy_persist", n);
-    active()->flushcache(dst, src, n);
+    active()->persist(dst, src, n);
     cwi_sfence();
     return dst;
 }
@@ -448,7 +448,7 @@ void cwi_copy_hinted(void *restrict dst, const void *restrict src, size_t n, uns
 {
     const struct cwi_impl *impl = active();
     if (hints & CW_PERSIST) {
-        impl->flushcache(dst, src, n);
+        impl->persist(dst, src, n);
         cwi_sfence();
     } else if (hints & CW_DST_NOREUSE) {
         (hints & CW_SRC_NOREUSE ? impl->copy_nt_srcnta : impl->copy_nt)(dst, src, n);

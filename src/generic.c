@@ -133,6 +133,7 @@ const struct cwi_impl cwi_impl_generic = {
     .copy_nt_srcnta = g_copy,
     .copy_srcnta = g_copy,
     .flushcache = g_flushcache,
+    .persist = g_flushcache,
     .move = g_move,
     .copy_safe = CWI_SAFE_KERNEL(cwi_generic_copy_safe),
     .memcpy_small = g_copy,

@@ -38,6 +38,11 @@ static void *r_cw_flushcache(void *d, const void *s, size_t n)
     return cw_memcpy_flushcache(d, s, n);
 }
 
+static void *r_cw_persist(void *d, const void *s, size_t n)
+{
+    return cw_memcpy_persist(d, s, n);
+}
+
 /* What a caller with a compile-time constant size gets: the header's
  * inlined movnti path for 4, 8 and 16 bytes (issue 4 wants it >= 1.5x the
  * out-of-line call). Other sizes take the function. The timed hot and cold
@@ -203,6 +208,11 @@ static void *r_pmem_t(void *d, const void *s, size_t n)
 {
     return pmem_memcpy(d, s, n, PMEM_F_MEM_TEMPORAL | PMEM_F_MEM_NODRAIN);
 }
+
+static void *r_pmem_persist(void *d, const void *s, size_t n)
+{
+    return pmem_memcpy_persist(d, s, n);
+}
 #endif
 
 enum { NEED_NONE, NEED_AVX2, NEED_AVX512 };
@@ -216,6 +226,8 @@ static const struct {
     {{"cw_memcpy_nt", r_cw_memcpy_nt, "cw_memcpy_nt (streaming stores)", NULL, NULL, NULL}, NEED_NONE},
     {{"cw_memcpy_flushcache", r_cw_flushcache, "cw_memcpy_flushcache (no drain per call)", NULL, NULL, NULL},
      NEED_NONE},
+    {{"cw_memcpy_persist", r_cw_persist, "cw_memcpy_persist (flushcache + drain)", NULL, NULL,
+      NULL}, NEED_NONE},
     {{"cw_copy_nta", r_cw_copy_nta, "cw_copy(CW_SRC_NOREUSE|CW_DST_NOREUSE)", NULL, NULL, NULL}, NEED_NONE},
     {{"cw_copy_temporal", r_cw_copy_temporal, "cw_copy(CW_DST_REUSE): never streams", NULL, NULL, NULL},
      NEED_NONE},
@@ -232,6 +244,8 @@ static const struct {
 #ifdef CWB_HAVE_LIBPMEM
     {{"pmem_memcpy_nt", r_pmem_nt, "libpmem pmem_memcpy(NONTEMPORAL|NODRAIN)", NULL, NULL, NULL}, NEED_NONE},
     {{"pmem_memcpy_t", r_pmem_t, "libpmem pmem_memcpy(TEMPORAL|NODRAIN)", NULL, NULL, NULL}, NEED_NONE},
+    {{"pmem_memcpy_persist", r_pmem_persist, "libpmem pmem_memcpy_persist (copy + drain)", NULL,
+      NULL, NULL}, NEED_NONE},
 #endif
 };
 #define N_ALL (sizeof all / sizeof all[0])

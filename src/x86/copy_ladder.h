@@ -360,13 +360,18 @@ CWL_INLINE int cwl_aliases_fwd(const cwl_u8 *d, const cwl_u8 *s)
  * flushcache, whole aligned 8- or 4-byte words go out with movnti, which
  * leaves no dirty line behind and needs no flush (what the kernel does);
  * anything else is stored normally and the line written back. */
+enum { CWL_TEMPORAL = 0, CWL_FLUSH = 1, CWL_PERSIST = 2 };
+
+/* flush: CWL_TEMPORAL (ordinary stores), CWL_FLUSH (flushcache) or
+ * CWL_PERSIST (flushcache with a drain right after: the policy's rule for
+ * a few aligned words). */
 CWL_INLINE void cwl_part_line(cwl_u8 *d, const cwl_u8 *s, size_t n, int flush)
 {
-    if (!flush) {
+    if (flush == CWL_TEMPORAL) {
         cwl_ladder(d, s, n);
-    } else if (cwi_pol.persist_small == CWI_PERSIST_CLWB) {
+    } else if (flush == CWL_PERSIST && cwi_pol.persist_small == CWI_PERSIST_CLWB) {
         /* store + write-back: on the Xeon half the cost of movnti + sfence
-         * for 4-32 B persists */
+         * for 4-32 B persists (without the sfence, movnti is 10x faster) */
         cwl_ladder(d, s, n);
         cwi_flush_line_inline(d);
     } else if ((((uintptr_t)d | n) & 7) == 0) {
@@ -484,7 +489,7 @@ CWL_KERNEL void *cwl_k_copy_nt(void *restrict dst, const void *restrict src, siz
     if (n < CWL_NT_MIN)
         return cwl_k_copy(dst, src, n);
     struct cwl_src pf = cwl_src_plain();
-    cwl_stream(dst, src, n, &pf, 0);
+    cwl_stream(dst, src, n, &pf, CWL_TEMPORAL);
     return dst;
 }
 
@@ -493,21 +498,20 @@ CWL_KERNEL void *cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict s
     if (n < CWL_NT_MIN)
         return cwl_k_copy(dst, src, n);
     struct cwl_src pf = cwl_src_noreuse();
-    cwl_stream(dst, src, n, &pf, 0);
+    cwl_stream(dst, src, n, &pf, CWL_TEMPORAL);
     return dst;
 }
 
-CWL_KERNEL void *cwl_k_flushcache(void *restrict dst, const void *restrict src, size_t n)
+/* flushcache and persist: mode CWL_FLUSH or CWL_PERSIST */
+CWL_INLINE void cwl_flushcache(cwl_u8 *d, const cwl_u8 *s, size_t n, int mode)
 {
-    cwl_u8 *d = dst;
-    const cwl_u8 *s = src;
     size_t head = (size_t)(-(uintptr_t)d & (CWL_LINE - 1));
     if (n >= head + CWL_LINE) {
         struct cwl_src pf = cwl_src_plain();
-        cwl_stream(d, s, n, &pf, 1);
+        cwl_stream(d, s, n, &pf, mode);
     } else if (head == 0 || n <= head) {
         if (n != 0) /* inside one line */
-            cwl_part_line(d, s, n, 1);
+            cwl_part_line(d, s, n, mode);
     } else {
         /* no whole line but two partial ones: one ladder copy, then both
          * lines written back (two movnti runs cost more than this) */
@@ -515,6 +519,17 @@ CWL_KERNEL void *cwl_k_flushcache(void *restrict dst, const void *restrict src, 
         cwi_flush_line_inline(d);
         cwi_flush_line_inline(d + n - 1);
     }
+}
+
+CWL_KERNEL void *cwl_k_flushcache(void *restrict dst, const void *restrict src, size_t n)
+{
+    cwl_flushcache(dst, src, n, CWL_FLUSH);
+    return dst;
+}
+
+CWL_KERNEL void *cwl_k_persist(void *restrict dst, const void *restrict src, size_t n)
+{
+    cwl_flushcache(dst, src, n, CWL_PERSIST);
     return dst;
 }
 
@@ -560,7 +575,8 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small(void *restrict 
     {                                                                                            \
         .name = (NAME), .required = (REQUIRED), .copy = cwl_k_copy, .copy_nt = cwl_k_copy_nt,    \
         .copy_nt_srcnta = cwl_k_copy_nt_srcnta, .copy_srcnta = cwl_k_copy_srcnta,                \
-        .flushcache = cwl_k_flushcache, .move = cwl_k_move, .copy_safe = (SAFE),                 \
+        .flushcache = cwl_k_flushcache, .persist = cwl_k_persist, .move = cwl_k_move,            \
+        .copy_safe = (SAFE),                                                                     \
         .memcpy_small = cwl_k_memcpy_small,                                                      \
     }
 

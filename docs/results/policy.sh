@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The per-CPU policy's targets (docs/RESULTS.md, "Per-CPU policy"): every
+# command and its full output go to docs/results/<cpu>/policy-<topic>.txt,
+# <cpu> named from CPUID (e.g. intel-6-207, amd-25-1).
+#   bash docs/results/policy.sh [BUILD_DIR] [topic...]
+# Topics: report hot l1edge large cold64 small nt srcnoreuse pollution flush
+# persist tune (default: all). Each --ab run interleaves its two routines
+# sample by sample in one process; ratios are B/A with their 95% CI.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${1:-$ROOT/build}
+shift || true
+CWB=$BUILD/programs/cwbench
+[ -x "$CWB" ] || { echo "no $CWB: build first" >&2; exit 2; }
+cpu=$("$CWB" info | sed -n 's/^cpu: .*(\([A-Za-z]*\) family \([0-9]*\) model \([0-9]*\))$/\1-\2-\3/p' |
+      sed 's/GenuineIntel/intel/; s/AuthenticAMD/amd/')
+OUT=$ROOT/docs/results/${cpu:-unknown}
+mkdir -p "$OUT"
+TOPICS=${*:-report hot l1edge large cold64 small nt srcnoreuse pollution flush persist tune}
+commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+run() { # run TOPIC cmd...
+    local topic=$1; shift
+    {
+        echo "=================================================================="
+        echo "### $(date -u '+%Y-%m-%d %H:%M:%S UTC')  commit $commit  load: $(cut -d' ' -f1-3 /proc/loadavg)"
+        echo "### $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') ($cpu)"
+        echo "\$ ${PREFIX:-}cwbench ${*}"
+    } >>"$OUT/policy-$topic.txt"
+    "$CWB" "$@" >>"$OUT/policy-$topic.txt" 2>&1
+    echo "### exit $?" >>"$OUT/policy-$topic.txt"
+}
+sizes() { for s in "$@"; do printf -- '--size %s ' "$s"; done; }
+
+for t in $TOPICS; do
+    : >"$OUT/policy-$t.txt"
+    case $t in
+    report) run report ;;
+    hot) # every power-of-two class 256 B..1 MiB, hot, against glibc
+        for seed in 1 2 3; do
+            run hot --ab glibc_memcpy cw_memcpy $(sizes 256 512 1K 2K 4K 8K 16K 32K 64K 128K 256K 512K 1M) \
+                --samples 15 --seed $seed --pin 1
+        done ;;
+    l1edge) # the L1 edge, where rep movsb wins
+        run l1edge --ab glibc_memcpy cw_memcpy $(sizes 20K 22K 24K 26K) --samples 15 --pin 1
+        run l1edge --ab glibc_memcpy cw_memcpy $(sizes 20K 22K 24K 26K) --a-off 5:37 --b-off 5:37 \
+            --samples 15 --pin 1 ;;
+    large) # hot 2-16 MiB against each of glibc, rep movsb, cw_memcpy_nt
+        for a in glibc_memcpy rep_movsb cw_memcpy_nt; do
+            run large --ab $a cw_memcpy $(sizes 2M 4M 8M 16M) --samples 15 --pin 1
+        done ;;
+    cold64) # 64 MiB cold against every routine that streams or copies fast there
+        for a in glibc_memcpy rep_movsb stream_avx512 stream_avx2 pmem_memcpy_nt cw_memcpy_nt; do
+            run cold64 --ab $a cw_memcpy --size 64M --state cold --samples 15 --pin 1
+        done ;;
+    small) # fixed sizes 1-512 B, hot and at random offsets
+        run small --ab glibc_memcpy cw_memcpy $(sizes 1 2 4 8 16 24 32 48 64 80 96 112 128 160 192 224 256 320 384 448 512) \
+            --samples 15 --pin 1
+        run small --ab glibc_memcpy cw_memcpy $(sizes 8 16 32 64 96 128 192 256 384 512) --state random \
+            --samples 15 --pin 1 ;;
+    nt) # cw_memcpy_nt against the plain streaming loops
+        for a in stream_avx512 stream_avx2; do
+            run nt --ab $a cw_memcpy_nt $(sizes 1M 4M 16M 64M) --state cold --samples 15 --pin 1
+        done ;;
+    srcnoreuse) # CW_SRC_NOREUSE speed against the plain streaming loop
+        run srcnoreuse --ab stream_avx512 cw_copy_nta $(sizes 1M 4M 16M 64M) --state cold --samples 15 --pin 1 ;;
+    pollution) # what the copies evict from an L2-resident victim, 4 and 16 MiB
+        for s in 4M 16M; do
+            run pollution pollution --size $s --routines cw_copy_nta,cw_memcpy_nt,stream_avx512,glibc_memcpy
+        done ;;
+    flush) # flushcache against libpmem's default path and its AVX-512 path
+        for env in "" "PMEM_AVX512F=1"; do
+            [ -z "$env" ] || export $env
+            PREFIX="$env " run flush --ab pmem_memcpy_nt cw_memcpy_flushcache \
+                $(sizes 4 8 16 32 64 128 256 1K 4K 64K 1M 16M 64M) --samples 15 --pin 1
+        done
+        unset PMEM_AVX512F ;;
+    persist)
+        for env in "" "PMEM_AVX512F=1"; do
+            [ -z "$env" ] || export $env
+            PREFIX="$env " run persist --ab pmem_memcpy_persist cw_memcpy_persist \
+                $(sizes 4 8 16 32 64 128 256 1K 4K 64K 1M 16M 64M) --samples 15 --pin 1
+        done
+        unset PMEM_AVX512F ;;
+    tune)
+        run tune tune --output "$OUT/tuned.conf"
+        CACHEWISE_TUNING=generic PREFIX="CACHEWISE_TUNING=generic " run tune tune --output "$OUT/tuned-from-generic.conf" ;;
+    *) echo "unknown topic $t" >&2; exit 2 ;;
+    esac
+done
+echo "outputs in $OUT"
