@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Reproduce the measurements in docs/RESULTS.md. Each topic's commands and
-# their full output (with date and load) go to docs/results/<topic>.txt.
+# Reproduce the measurements of docs/results/amd-25-1/ on the CPU at hand.
+# Each topic's commands and their full output (with date and load) go to
+# docs/results/<cpu>/<topic>.txt, <cpu> named from CPUID (amd-25-1, intel-6-207).
 #   bash docs/results/measure.sh [BUILD_DIR] [topic...]
 # BUILD_DIR defaults to ./build (cmake -S . -B build && cmake --build build).
 # Topics: default issue2 t1 t2 t3 t4 t5 t6 t8 safe (default: all). t3 reads the
-# fleet distributions from ../shared/data/memcpy-sizes when present.
+# fleet distributions shipped in data/memcpy-sizes.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
 shift || true
 CWB=$BUILD/programs/cwbench
-OUT=$ROOT/docs/results
+cpu=$("$CWB" info | sed -n 's/^cpu: .*(\([A-Za-z]*\) family \([0-9]*\) model \([0-9]*\))$/\1-\2-\3/p' |
+      sed 's/GenuineIntel/intel/; s/AuthenticAMD/amd/')
+OUT=$ROOT/docs/results/${cpu:-unknown}
+mkdir -p "$OUT"
 TOPICS=${*:-default issue2 t1 t2 t3 t4 t5 t6 t8 safe}
 [ -x "$CWB" ] || { echo "no $CWB: build first" >&2; exit 2; }
 
@@ -37,7 +41,6 @@ for t in $TOPICS; do
         done ;;
     t2)
         # ten processes: hot small sizes vary with the host from minute to minute
-        # (results/dev/host-episodes.txt)
         for seed in 1 2 3 4 5 6 7 8 9 10; do
             run t2 --ab glibc_memcpy cw_memcpy --size 256 --size 512 --size 1K --size 2K --size 4K \
                 --size 8K --size 16K --size 32K --size 64K --size 128K --size 256K --size 512K --size 1M \
@@ -50,7 +53,7 @@ for t in $TOPICS; do
             run t3 --ab glibc_memcpy cw_memcpy --size 8 --size 16 --size 32 --size 40 --size 48 \
                 --size 64 --size 96 --size 128 --size 256 --state random --samples 20 --seed $seed --pin 1
         done
-        for f in "$ROOT"/../shared/data/memcpy-sizes/*.sizes; do
+        for f in "$ROOT"/data/memcpy-sizes/*.sizes; do
             [ -f "$f" ] && run t3 dist "$f" --samples 20 --pin 1
         done ;;
     t4)
