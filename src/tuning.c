@@ -160,13 +160,18 @@ static const struct setting_def *find_def(const char *name)
  * (ENOENT when there is no file, EPERM when secure mode refuses it). */
 static int read_file(const char *path, int secure)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | (secure ? O_NOFOLLOW : 0));
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (secure ? O_NOFOLLOW : 0));
     if (fd < 0)
         return -1;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-        (secure && (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0))) {
-        int e = S_ISREG(st.st_mode) ? EPERM : EINVAL;
+    int e = 0;
+    if (fstat(fd, &st) != 0)
+        e = errno;
+    else if (!S_ISREG(st.st_mode))
+        e = EINVAL; /* a directory, a FIFO (opened O_NONBLOCK: never waits) */
+    else if (secure && (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0))
+        e = EPERM;
+    if (e != 0) {
         close(fd);
         errno = e;
         return -1;
@@ -201,7 +206,7 @@ static void each_line(const char *path, void (*fn)(const char *, const char *, i
             end++;
         char *next = *end != '\0' ? end + 1 : end;
         line++;
-        char buf[256];
+        char buf[256]; /* longer lines are cut: no setting needs that much */
         copy_str(buf, sizeof buf, p, (size_t)(end - p));
         char *hash = strchr(buf, '#');
         if (hash != NULL)
@@ -372,7 +377,7 @@ void cwi_tuning_init(const struct cwi_cpu *c, struct cw_info *in, const char **i
     warn_unknown_vars();
     sanitize(c);
     *impl = g_impl[0] != '\0' ? g_impl : NULL;
-    *impl_source = g_settings[N_SETTINGS - 1].source;
+    *impl_source = g_settings[find_def("impl") - defs].source;
     cwi_tuning_refresh(in);
 }
 

@@ -169,7 +169,16 @@ void cwb_print_machine(FILE *f)
             cw_version(), CWB_CACHEWISE_LINK, in->impl, in->impl_source, imp, in->memcpy_entry,
             cwb_fmt_size(in->nt_threshold, a, sizeof a), in->nt_threshold_source,
             in->flush_insn);
-    for (int i = 0; i < in->n_errors; i++)
+    /* the policy in force: which tuning, and each setting that did not
+     * come from the profile's table (cwbench info lists them all) */
+    fprintf(f, "  policy       tuning %s (%s), profile %s, family %u model %u", in->tuning,
+            in->tuning_source, in->profile, in->cpu_family, in->cpu_model_number);
+    for (int i = 0; i < in->n_settings; i++)
+        if (strcmp(in->settings[i].source, "table") != 0)
+            fprintf(f, "; %s=%s (%s)", in->settings[i].name, in->settings[i].value,
+                    in->settings[i].source);
+    fprintf(f, "\n");
+    for (int i = 0; i < in->n_errors && i < CW_INFO_MAX_ERRORS; i++)
         fprintf(f, "  config error %s\n", in->errors[i]);
 #ifdef CWB_HAVE_LIBPMEM
     fprintf(f, "  libpmem      linked (PMEM_IS_PMEM_FORCE=1: DRAM treated as pmem)\n");
@@ -205,6 +214,15 @@ void cwb_machine_meta(struct cwb_results *r)
     snprintf(buf, sizeof buf, "%zu", in->nt_threshold);
     cwb_results_meta(r, "nt_threshold", buf);
     cwb_results_meta(r, "flush", in->flush_insn);
+    cwb_results_meta(r, "tuning", in->tuning);
+    cwb_results_meta(r, "tuning_source", in->tuning_source);
+    cwb_results_meta(r, "profile", in->profile);
+    for (int i = 0; i < in->n_settings; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "policy_%s", in->settings[i].name);
+        snprintf(buf, sizeof buf, "%s (%s)", in->settings[i].value, in->settings[i].source);
+        cwb_results_meta(r, key, buf);
+    }
     snprintf(buf, sizeof buf, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
     cwb_results_meta(r, "cpus_online", buf);
     int ok = cwb_counters_available(why, sizeof why);
