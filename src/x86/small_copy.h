@@ -12,6 +12,7 @@
 
 typedef uint64_t cwi_u64u __attribute__((may_alias, aligned(1)));
 typedef uint32_t cwi_u32u __attribute__((may_alias, aligned(1)));
+typedef uint16_t cwi_u16u __attribute__((may_alias, aligned(1)));
 
 /* n in [0, 16) */
 static inline __attribute__((always_inline)) void cwi_copy_upto15(unsigned char *d,
@@ -26,12 +27,15 @@ static inline __attribute__((always_inline)) void cwi_copy_upto15(unsigned char 
         uint32_t a = *(const cwi_u32u *)s, b = *(const cwi_u32u *)(s + n - 4);
         *(cwi_u32u *)d = a;
         *(cwi_u32u *)(d + n - 4) = b;
+    } else if (n >= 2) {
+        /* 2..3 bytes: two possibly overlapping 2-byte moves, as glibc does
+         * (the first/middle/last byte version took one more load and a
+         * shift: 2-3 B hot 0.77-0.89 of glibc on the Xeon) */
+        uint16_t a = *(const cwi_u16u *)s, b = *(const cwi_u16u *)(s + n - 2);
+        *(cwi_u16u *)d = a;
+        *(cwi_u16u *)(d + n - 2) = b;
     } else if (n != 0) {
-        /* 1..3 bytes without a loop: first, middle, last (some coincide) */
-        unsigned char a = s[0], b = s[n >> 1], c = s[n - 1];
-        d[0] = a;
-        d[n >> 1] = b;
-        d[n - 1] = c;
+        d[0] = s[0];
     }
 }
 
