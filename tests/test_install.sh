@@ -1,15 +1,48 @@
 #!/bin/bash
-# Install the build into a scratch prefix, then build and run two tiny
-# consumers against it: one with find_package(cachewise) (shared and static
-# targets), one with pkg-config.
+# Install the build into a scratch prefix, then use it the ways a user does:
+#   1. what is installed: header, shared library (versioned file and SONAME),
+#      static library, CMake package, pkg-config file, LICENSE; the ABI
+#      promise (CHANGELOG.md) as the files state it: SONAME
+#      libcachewise.so.MAJOR, symbol version node CACHEWISE_MAJOR, and a
+#      CMake package that accepts MAJOR.0 and refuses MAJOR+1
+#   2. find_package(cachewise): C against the shared and the static target,
+#      C++ when a C++ compiler is there
+#   3. pkg-config: C with the warnings users turn on and -Werror (the header
+#      comes in with -I here, so its warnings would show), shared and static;
+#      C++
+#   4. relocated: the prefix moved elsewhere, found again by pkg-config and
+#      by find_package; the examples built and run against it
+#   5. Python ctypes: the exported cw_memcpy_flushcache_fn (the header's
+#      cw_memcpy_flushcache is an inline wrapper, not a symbol)
 # usage: test_install.sh CMAKE BUILD_DIR CONSUMER_SRC_DIR C_COMPILER SCRATCH_DIR
 set -euo pipefail
 cmake=$1 build=$2 consumer=$3 cc=$4 scratch=$5
+examples=$(cd "$(dirname "${BASH_SOURCE[0]}")/../examples" && pwd)
+ctest=$(dirname "$cmake")/ctest
 prefix=$scratch/prefix
 rm -rf "$scratch"
 mkdir -p "$scratch"
 
-"$cmake" --install "$build" --prefix "$prefix" >"$scratch/install.log"
+# quiet LOG command...: run it, show its log only when it fails
+quiet() {
+    local log=$1
+    shift
+    "$@" >"$log" 2>&1 || { cat "$log"; echo "FAIL: $*"; exit 1; }
+}
+
+# The C++ compiler of the same family as CC, if any.
+case $(basename "$cc") in
+*clang*) cxx_names=(clang++ c++) ;;
+*) cxx_names=(g++ c++) ;;
+esac
+cxx=
+for c in "${cxx_names[@]}"; do
+    if command -v "$c" >/dev/null 2>&1; then cxx=$(command -v "$c"); break; fi
+done
+[ -n "$cxx" ] || echo "note: no C++ compiler, the C++ consumers are not built"
+
+echo "== installed files"
+quiet "$scratch/install.log" "$cmake" --install "$build" --prefix "$prefix"
 [ -f "$prefix/include/cachewise.h" ] || { echo "FAIL: cachewise.h not installed"; exit 1; }
 so=$(find "$prefix" -name 'libcachewise.so.*.*.*' | head -n1)
 [ -n "$so" ] || { echo "FAIL: libcachewise.so.X.Y.Z not installed"; exit 1; }
@@ -18,29 +51,107 @@ for f in libcachewise.a pkgconfig/cachewise.pc cmake/cachewise/cachewiseConfig.c
          cmake/cachewise/cachewiseConfigVersion.cmake; do
     [ -f "$libdir/$f" ] || { echo "FAIL: $libdir/$f not installed"; exit 1; }
 done
-soname=$(objdump -p "$libdir"/libcachewise.so | awk '$1 == "SONAME" {print $2}')
-[[ $soname =~ ^libcachewise\.so\.[0-9]+$ ]] \
-    || { echo "FAIL: SONAME '$soname' is not versioned"; exit 1; }
+[ -f "$prefix/share/doc/cachewise/LICENSE" ] || { echo "FAIL: LICENSE not installed"; exit 1; }
 
-echo "== find_package(cachewise)"
-"$cmake" -S "$consumer" -B "$scratch/cmake-build" -DCMAKE_C_COMPILER="$cc" \
-    -DCMAKE_PREFIX_PATH="$prefix" >"$scratch/configure.log" 2>&1 \
-    || { cat "$scratch/configure.log"; echo "FAIL: consumer configure"; exit 1; }
-"$cmake" --build "$scratch/cmake-build" >"$scratch/build.log" 2>&1 \
-    || { cat "$scratch/build.log"; echo "FAIL: consumer build"; exit 1; }
+version=$(sed -n 's/^Version: *//p' "$libdir/pkgconfig/cachewise.pc")
+major=${version%%.*}
+[ "$(basename "$so")" = "libcachewise.so.$version" ] \
+    || { echo "FAIL: $(basename "$so") does not carry the package version $version"; exit 1; }
+soname=$(objdump -p "$libdir/libcachewise.so" | awk '$1 == "SONAME" {print $2}')
+[ "$soname" = "libcachewise.so.$major" ] \
+    || { echo "FAIL: SONAME '$soname', want libcachewise.so.$major (the major version)"; exit 1; }
+objdump -T "$so" | grep -Eq "CACHEWISE_${major}[[:space:]]+cw_memcpy$" \
+    || { echo "FAIL: cw_memcpy is not in the symbol version node CACHEWISE_$major"; exit 1; }
+
+echo "== find_package(cachewise $major.0)"
+cxx_arg=()
+[ -n "$cxx" ] && cxx_arg=(-DCMAKE_CXX_COMPILER="$cxx")
+quiet "$scratch/configure.log" "$cmake" -S "$consumer" -B "$scratch/cmake-build" \
+    -DCMAKE_C_COMPILER="$cc" "${cxx_arg[@]}" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCW_REQUIRE_VERSION="$major.0"
+quiet "$scratch/build.log" "$cmake" --build "$scratch/cmake-build"
 "$scratch/cmake-build/consumer"
 "$scratch/cmake-build/consumer_static"
+[ -z "$cxx" ] || "$scratch/cmake-build/consumer_cxx"
+if "$cmake" -S "$consumer" -B "$scratch/cmake-next" -DCMAKE_C_COMPILER="$cc" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DCW_REQUIRE_VERSION="$((major + 1)).0" \
+    >"$scratch/configure-next.log" 2>&1; then
+    echo "FAIL: find_package(cachewise $((major + 1)).0) accepted version $version"; exit 1
+fi
+grep -q "$version" "$scratch/configure-next.log" \
+    || { cat "$scratch/configure-next.log"; echo "FAIL: no version in the refusal"; exit 1; }
 
 echo "== pkg-config"
 export PKG_CONFIG_PATH=$libdir/pkgconfig
+case $("$cc" --version 2>/dev/null | head -n1) in
+*clang*) strict=(-Wcast-align) ;;
+*) strict=(-Wcast-align=strict) ;;
+esac
+strict+=(-Wall -Wextra -pedantic -Wconversion -Werror -O2)
 # shellcheck disable=SC2046
-"$cc" -o "$scratch/pc_consumer" "$consumer/consumer.c" $(pkg-config --cflags --libs cachewise) \
-    -Wl,-rpath,"$libdir"
+"$cc" "${strict[@]}" -o "$scratch/pc_consumer" "$consumer/consumer.c" \
+    $(pkg-config --cflags --libs cachewise) -Wl,-rpath,"$libdir"
 "$scratch/pc_consumer"
 # shellcheck disable=SC2046
-"$cc" -static-libgcc -o "$scratch/pc_consumer_static" "$consumer/consumer.c" \
+"$cc" "${strict[@]}" -static-libgcc -o "$scratch/pc_consumer_static" "$consumer/consumer.c" \
     $(pkg-config --cflags cachewise) "$libdir/libcachewise.a" $(pkg-config --static --libs-only-l cachewise | sed 's/-lcachewise//')
 "$scratch/pc_consumer_static"
 ldd "$scratch/pc_consumer_static" | grep -q libcachewise \
     && { echo "FAIL: static consumer linked the shared library"; exit 1; }
-echo "ok: installed package works with find_package and pkg-config"
+if [ -n "$cxx" ]; then
+    # shellcheck disable=SC2046
+    "$cxx" "${strict[@]}" -o "$scratch/pc_consumer_cxx" "$consumer/consumer.cpp" \
+        $(pkg-config --cflags --libs cachewise) -Wl,-rpath,"$libdir"
+    "$scratch/pc_consumer_cxx"
+fi
+
+echo "== relocated prefix"
+moved=$scratch/moved/usr
+mkdir -p "$(dirname "$moved")"
+mv "$prefix" "$moved"
+mlibdir=$moved/${libdir#"$prefix"/}
+export PKG_CONFIG_PATH=$mlibdir/pkgconfig
+inc=$(pkg-config --variable=includedir cachewise)
+[ "$(cd "$inc" && pwd -P)" = "$(cd "$moved/include" && pwd -P)" ] \
+    || { echo "FAIL: the moved .pc file points at $inc, not into $moved"; exit 1; }
+# shellcheck disable=SC2046
+"$cc" -o "$scratch/pc_consumer_moved" "$consumer/consumer.c" \
+    $(pkg-config --cflags --libs cachewise) -Wl,-rpath,"$mlibdir"
+"$scratch/pc_consumer_moved"
+quiet "$scratch/configure-moved.log" "$cmake" -S "$consumer" -B "$scratch/cmake-moved" \
+    -DCMAKE_C_COMPILER="$cc" "${cxx_arg[@]}" -DCMAKE_PREFIX_PATH="$moved" \
+    -DCW_REQUIRE_VERSION="$major.0"
+quiet "$scratch/build-moved.log" "$cmake" --build "$scratch/cmake-moved"
+"$scratch/cmake-moved/consumer"
+ldd "$scratch/cmake-moved/consumer" | grep -q "$mlibdir/libcachewise.so" \
+    || { echo "FAIL: the relocated find_package consumer did not use $mlibdir"; exit 1; }
+[ -z "$cxx" ] || "$scratch/cmake-moved/consumer_cxx"
+
+echo "== examples against the installed package"
+quiet "$scratch/configure-examples.log" "$cmake" -S "$examples" -B "$scratch/examples" \
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$moved"
+quiet "$scratch/build-examples.log" "$cmake" --build "$scratch/examples" -j2
+quiet "$scratch/ctest-examples.log" "$ctest" --test-dir "$scratch/examples" --output-on-failure
+grep -E 'tests passed' "$scratch/ctest-examples.log"
+
+echo "== Python ctypes"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$mlibdir/libcachewise.so.$major" <<'EOF'
+import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1])
+lib.cw_version.restype = ctypes.c_char_p
+# the exported flushcache copy; cw_memcpy_flushcache is the header's inline
+lib.cw_memcpy_flushcache_fn.restype = ctypes.c_void_p
+lib.cw_memcpy_flushcache_fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+src = ctypes.create_string_buffer(bytes(range(256)) * 16)
+dst = ctypes.create_string_buffer(len(src))
+lib.cw_memcpy_flushcache_fn(dst, src, len(src))
+lib.cw_drain()
+assert dst.raw == src.raw, "cw_memcpy_flushcache_fn copied wrong bytes"
+assert not hasattr(lib, "cw_memcpy_flushcache"), "the inline wrapper is exported"
+print("ctypes: cachewise", lib.cw_version().decode(), "cw_memcpy_flushcache_fn works")
+EOF
+else
+    echo "note: no python3, ctypes not checked"
+fi
+echo "ok: installed package works with find_package, pkg-config, C++, relocated, and from ctypes"

@@ -11,6 +11,8 @@
 
 #include "bench.h"
 #include "cmd.h"
+#include "dist.h"
+#include "progress.h"
 #include "tune.h"
 
 enum mode { M_REPORT = 1, M_SWEEP = 2, M_DIST = 4, M_POLL = 8, M_AB = 16, M_TUNE = 32 };
@@ -27,10 +29,14 @@ static const char help[] =
     "                [--src-off LIST] [--dst-off LIST] [--states hot,cold,random] [common]\n"
     "                S, D and LIST items are offsets 0..4095 or ranges LO-HI:\n"
     "                --align 0:1-63 = --src-off 0 --dst-off 1-63 (63 pairs)\n"
-    "  cwbench dist FILE [--routines A,B] [common]      sizes from a distribution file\n"
-    "  cwbench pollution [--size N] [--routines A,B] [common]\n"
+    "  cwbench dist FILE [--routines A,B] [--calls N] [common]\n"
+    "                sizes from a distribution file; N calls a sequence (default 64K), drawn\n"
+    "                afresh before every batch\n"
+    "  cwbench pollution [--size N]... [--routines A,B] [common]\n"
+    "                one table per victim and copy size (default 1M, 4M, 16M, 64M)\n"
     "  cwbench --ab ROUTINE_A ROUTINE_B [--size N]... [--state hot|cold|random]\n"
-    "               [--a-off S:D] [--b-off S:D] [common]   A may equal B when offsets differ\n"
+    "               [--a-off S:D] [--b-off S:D] [--calls N] [common]\n"
+    "                A may equal B when offsets differ; --calls: random state only\n"
     "  cwbench compare A.json B.json [--alpha X]\n"
     "  cwbench tune [--output FILE] [--quick] [--samples N] [--seed N] [--pin CPU]\n"
     "               measure this CPU's copy policy and write a tuning file (docs/TUNING.md)\n"
@@ -51,7 +57,9 @@ static const char help[] =
     "  --json FILE      raw samples and metadata as JSON (read by cwbench compare)\n"
     "  --csv FILE       raw samples as CSV\n"
     "  --plot DIR       charts through gnuplot (PNG, else SVG)\n"
-    "  --help           this text\n"
+    "  --quiet          no progress on stderr (otherwise: phase, percentage and ETA)\n"
+    "  --help           this text; --version: the cachewise version\n"
+    "man cwbench (docs/cwbench.1) has the details.\n"
     "sizes take K, M, G suffixes (binary: 1K = 1024), at most 1G.\n";
 
 static const char *runnable_impls(void)
@@ -157,7 +165,11 @@ static const struct { const char *name; int value; int modes; } options[] = {
     {"--states", 1, M_SWEEP},   {"--size", 1, M_POLL | M_AB},  {"--impl", 1, M_ALL},
     {"--src-off", 1, M_SWEEP},  {"--dst-off", 1, M_SWEEP},   {"--state", 1, M_AB},
     {"--a-off", 1, M_AB},       {"--b-off", 1, M_AB},        {"--stack-offset", 1, M_ALL},
+    {"--calls", 1, M_DIST | M_AB}, {"--quiet", 0, M_ALL | M_TUNE},
 };
+
+/* --calls was given: --ab rejects it outside the random state. */
+static int calls_given;
 
 static const char *mode_name(int m)
 {
@@ -233,17 +245,66 @@ static int apply(struct cwb_opts *o, int mode, const char *name, const char *val
                                    errno == ENOTSUP ? "not supported by this CPU"
                                                     : "unknown implementation",
                                    runnable_impls());
+    } else if (strcmp(name, "--quiet") == 0) {
+        cwb_progress_set_quiet(1);
+    } else if (strcmp(name, "--calls") == 0) {
+        size_t n;
+        if (cwb_parse_size(val, &n) != 0 || n < CWB_SEQ_MIN_CALLS || n > CWB_SEQ_MAX_CALLS)
+            return cwb_usage_error("--calls %s: need a number of calls %zu..%zu (K and M "
+                                   "suffixes: 64K = 65536)", val, CWB_SEQ_MIN_CALLS,
+                                   CWB_SEQ_MAX_CALLS);
+        cwb_seq_set_calls(n);
+        calls_given = 1;
     } else if (strcmp(name, "--size") == 0) {
         if (mode == M_AB)
             return add_sizes(o, name, val);
-        return parse_size_opt(name, val, 1, &o->size);
+        /* pollution: one table per size given, each at least 1 byte */
+        if (o->n_sizes == CWB_MAX_SIZES)
+            return cwb_usage_error("%s: at most %d sizes", name, CWB_MAX_SIZES);
+        if (parse_size_opt(name, val, 1, &o->sizes[o->n_sizes]) != 0)
+            return 2;
+        o->size = o->sizes[o->n_sizes++];
     }
     return 0;
 }
 
+/* The CPUs of a set as a list of ranges ("0-3,8"), for messages. */
+static const char *cpu_list(const cpu_set_t *set)
+{
+    static char buf[256];
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, set))
+            continue;
+        int hi = c;
+        while (hi + 1 < CPU_SETSIZE && CPU_ISSET(hi + 1, set))
+            hi++;
+        int w = hi == c ? snprintf(buf + len, sizeof buf - len, "%s%d", len ? "," : "", c)
+                        : snprintf(buf + len, sizeof buf - len, "%s%d-%d", len ? "," : "", c, hi);
+        if (w < 0 || (size_t)w >= sizeof buf - len) {
+            snprintf(buf + (len < sizeof buf - 4 ? len : sizeof buf - 4), 4, "...");
+            break;
+        }
+        len += (size_t)w;
+        c = hi;
+    }
+    return buf;
+}
+
+/* Pin to one CPU of those the process may already run on. Asking the kernel
+ * for any other would move the process out of the set it was started with
+ * (taskset, a cgroup cpuset, a batch scheduler's slot), onto a CPU where
+ * something else is likely to run: an error, not a silent widening. */
 static int pin(int cpu)
 {
-    cpu_set_t set;
+    cpu_set_t allowed, set;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        return cwb_usage_error("--pin %d: cannot read this process's CPU set (%s)", cpu,
+                               strerror(errno));
+    if (!CPU_ISSET(cpu, &allowed))
+        return cwb_usage_error("--pin %d: CPU %d is not in this process's CPU set (%s)", cpu,
+                               cpu, cpu_list(&allowed));
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     if (sched_setaffinity(0, sizeof set, &set) != 0)
@@ -300,6 +361,10 @@ int main(int argc, char **argv)
             fputs(help, stdout);
             return 0;
         }
+        if (strcmp(a, "--version") == 0) {
+            printf("cwbench %s\n", cw_version());
+            return 0;
+        }
         if (strcmp(a, "--list-routines") == 0) {
             size_t n;
             const struct cwb_routine *r = cwb_routines(&n);
@@ -319,7 +384,11 @@ int main(int argc, char **argv)
             continue;
         }
         if (a[0] != '-') {
-            if (mode == M_DIST && o.file == NULL) {
+            if (mode == M_AB && calls_given &&
+        (o.state == NULL || strcmp(o.state, "random") != 0))
+        return cwb_usage_error("--calls applies to --state random only (a hot or cold cell "
+                               "repeats one call)");
+    if (mode == M_DIST && o.file == NULL) {
                 o.file = a;
                 continue;
             }
@@ -348,6 +417,10 @@ int main(int argc, char **argv)
         if (apply(&o, mode, name, val) != 0)
             return 2;
     }
+    if (mode == M_AB && calls_given &&
+        (o.state == NULL || strcmp(o.state, "random") != 0))
+        return cwb_usage_error("--calls applies to --state random only (a hot or cold cell "
+                               "repeats one call)");
     if (mode == M_DIST && o.file == NULL)
         return cwb_usage_error("dist needs a distribution FILE");
     if (mode == M_AB && (cwb_routine_find(o.ab_a) == NULL || cwb_routine_find(o.ab_b) == NULL))

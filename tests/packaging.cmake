@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: MIT
+# Packaging tests (included by tests/CMakeLists.txt):
+#   packaging.header.<compiler>  the public header, laid out as installed,
+#       compiled as C99/C11/C17 (gcc, clang) and C++11..C++20 (g++, clang++)
+#       with -Wall -Wextra -pedantic -Wcast-align -Wconversion -Werror and
+#       more; a compiler that is not installed is skipped
+#   packaging.embed    the source tree embedded with add_subdirectory and
+#       FetchContent builds the libraries only and leaves the parent's build
+#       type and options alone
+#   packaging.options  the top-level options' defaults and earlier names
+# core.install (tests/CMakeLists.txt, tests/test_install.sh) consumes the
+# installed package from separate projects.
+set(CW_PKG_DIR ${CMAKE_CURRENT_LIST_DIR}/packaging)
+set(CW_PKG_WORK ${CMAKE_CURRENT_BINARY_DIR}/packaging-work)
+find_program(CW_PKG_BASH bash REQUIRED)
+
+foreach(compiler gcc g++ clang clang++)
+  add_test(NAME packaging.header.${compiler} COMMAND ${CW_PKG_BASH}
+    ${CW_PKG_DIR}/header_flags.sh ${compiler} ${PROJECT_SOURCE_DIR}/include/cachewise.h
+    ${CW_PKG_DIR} ${CW_PKG_WORK}/header-${compiler})
+  set_tests_properties(packaging.header.${compiler} PROPERTIES
+    LABELS packaging SKIP_RETURN_CODE 77 TIMEOUT 120)
+endforeach()
+
+# These configure and build separate projects with this build's compiler:
+# plain builds only, as core.install (a sanitizer build's consumers would
+# need its runtime).
+if(NOT CW_SANITIZE)
+  add_test(NAME packaging.embed COMMAND ${CW_PKG_BASH} ${CW_PKG_DIR}/test_embed.sh
+    ${CMAKE_COMMAND} ${PROJECT_SOURCE_DIR} ${CMAKE_C_COMPILER} ${CW_PKG_WORK}/embed)
+  add_test(NAME packaging.options COMMAND ${CW_PKG_BASH} ${CW_PKG_DIR}/test_options.sh
+    ${CMAKE_COMMAND} ${PROJECT_SOURCE_DIR} ${CMAKE_C_COMPILER} ${CW_PKG_WORK}/options)
+  set_tests_properties(packaging.embed packaging.options PROPERTIES
+    LABELS packaging TIMEOUT 300)
+endif()

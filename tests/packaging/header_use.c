@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* Compiled by header_flags.cmake with every warning a user might turn on:
+ * the header must be self-contained (included first, and twice) and every
+ * declaration and the inline fast path must be warning-free when used. */
+#include <cachewise.h>
+#include <cachewise.h>
+
+int cw_header_use(void *dst, const void *src, size_t n);
+
+int cw_header_use(void *dst, const void *src, size_t n)
+{
+    unsigned char small[16] = {0};
+    const struct cw_info *info = cw_get_info();
+    int bad = 0;
+    /* the header's inline fast path: constant 4, 8, 16 bytes, and a variable size */
+    cw_memcpy_flushcache(small, src, 4);
+    cw_memcpy_flushcache(small, src, 8);
+    cw_memcpy_flushcache(small, src, 16);
+    cw_memcpy_flushcache(dst, src, n);
+    cw_drain();
+    bad |= cw_memcpy(dst, src, n) != dst;
+    bad |= cw_memmove(dst, src, n) != dst;
+    bad |= cw_memcpy_nt(dst, src, n) != dst;
+    bad |= cw_memcpy_flushcache_fn(dst, src, n) != dst;
+    bad |= cw_memcpy_persist(dst, src, n) != dst;
+    bad |= cw_copy(dst, src, n, CW_DST_NOREUSE | CW_SRC_NOREUSE) != dst;
+    bad |= cw_copy(dst, src, n, CW_PERSIST) != dst;
+    bad |= cw_copy_safe(dst, src, n, CW_ZERO_TAIL | CW_DST_REUSE) != 0;
+    bad |= cw_safe_init() != 0;
+    bad |= cw_safe_handle_fault(0, NULL, NULL) != 0;
+    bad |= cw_impl_select(cw_impl_name()) != 0;
+    bad |= cw_impl_list()[0] == NULL;
+    bad |= info->n_errors > CW_INFO_MAX_ERRORS || info->n_settings < 0;
+    bad |= cw_version()[0] != '0' + CW_VERSION_MAJOR;
+    bad |= CW_VERSION_MINOR < 0 || CW_VERSION_PATCH < 0;
+    bad |= CW_SYSTEM_TUNING_FILE[0] != '/';
+    bad |= small[0] != 0 && CW_SETTING_VALUE_LEN == 0 && CW_INFO_ERROR_LEN == 0;
+    return bad;
+}
