@@ -164,6 +164,76 @@ CW_API int cw_safe_init(void);
  *  Async-signal-safe. */
 CW_API int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext);
 
+/* ---- Persistence in place and streaming fills ----------------------------- */
+
+/* The rest of what a persistent-memory or log-writing program takes from
+ * libpmem (pmem_flush, pmem_persist, pmem_memset_nodrain,
+ * pmem_memset_persist) or the Linux kernel (arch_wb_cache_pmem, clearing
+ * with movnti): writing back data already stored in place, and fills that
+ * leave nothing in the caches. docs/PERSISTENCE.md has the details.
+ * Common contract of these functions, unless a function says otherwise:
+ *  - n == 0 touches nothing and never dereferences addr or dst, so NULL is
+ *    allowed there.
+ *  - No alignment is required of addr, dst or n.
+ *  - The fills write every byte of [dst, dst+n) and no byte outside it;
+ *    they store (unsigned char)c: only the low byte of c counts, as for
+ *    memset. The flushes write no byte at all.
+ *  - n must not exceed PTRDIFF_MAX: like the copies that cannot report an
+ *    error, they print one line on stderr and abort() before touching a
+ *    byte.
+ *  - Thread-safe; the fills are dispatched to the active implementation
+ *    like the copies (cw_impl_select() applies).
+ *  - Where the CPU has no user-space cache write-back
+ *    (cw_get_info()->flush_insn is "none": targets other than x86-64), the
+ *    flushes write nothing back and the fills are ordinary fills; the
+ *    drains still fence. */
+
+/** Write back to memory every cache line overlapping [addr, addr+n): clwb,
+ *  else clflushopt, else clflush (cw_get_info()->flush_insn), like
+ *  libpmem's pmem_flush() and the kernel's arch_wb_cache_pmem(). The first
+ *  and last lines may hold bytes outside the range; they are written back
+ *  too, which changes nothing. Stores nothing and needs no write access:
+ *  the range may lie in a read-only mapping (these instructions are
+ *  permission-checked like a one-byte load), but every page of it must be
+ *  mapped and readable, or the call faults as a load would. With clwb a
+ *  line may stay in the cache, clean; clflushopt and clflush evict it.
+ *  Does NOT fence: call cw_drain() once after a batch (or use
+ *  cw_persist()). */
+CW_API void cw_flush(const void *addr, size_t n);
+
+/** cw_flush(addr, n) + cw_drain(), like pmem_persist(): on return every
+ *  store made to the range before the call has been written back from the
+ *  caches. With n == 0 (addr may be NULL) it is a plain cw_drain(). */
+CW_API void cw_persist(const void *addr, size_t n);
+
+/** Fill [dst, dst+n) with the byte (unsigned char)c using non-temporal
+ *  (streaming) stores wherever possible, the twin of cw_memcpy_nt(): every
+ *  whole, aligned 64-byte line of the destination is streamed; the partial
+ *  first and last lines use ordinary stores, and so do fills shorter than
+ *  256 bytes. For clearing memory that will not be read soon (pages given
+ *  back to an allocator, a large buffer) without evicting what the caches
+ *  hold. Ends with a store fence, so it can replace memset anywhere (the
+ *  fill is globally visible in order on return). Returns dst. */
+CW_API void *cw_memset_nt(void *dst, int c, size_t n);
+
+/** Fill [dst, dst+n) with the byte (unsigned char)c so that after this call
+ *  and a following cw_drain() no cache line of the range is left dirty in
+ *  the CPU caches, like pmem_memset_nodrain() and the kernel's movnti-based
+ *  clearing. Whole lines are written with streaming stores; a partial line
+ *  made of whole, aligned 4- or 8-byte words with movnti; any other partial
+ *  line with ordinary stores followed by its write-back (clwb, else
+ *  clflushopt, else clflush). Does NOT fence: call cw_drain() once after a
+ *  batch of these. Returns dst. */
+CW_API void *cw_memset_flushcache(void *dst, int c, size_t n);
+
+/** cw_memset_flushcache() + cw_drain(), like pmem_memset_persist(). Its
+ *  partial lines follow cw_memcpy_persist()'s rule (the policy's
+ *  persist_small setting, docs/TUNING.md: movnti, or stores + clwb, which
+ *  is faster on some CPUs when a fence follows at once); under the stores +
+ *  clwb rule, fills shorter than 256 bytes are written that way whole.
+ *  Returns dst. */
+CW_API void *cw_memset_persist(void *dst, int c, size_t n);
+
 /* ---- Implementations and information ------------------------------------- */
 
 /** Name of the active implementation ("generic", "sse2", "avx2", "avx512").
@@ -267,7 +337,11 @@ CW_API const char *cw_version(void);
  * destinations are fine too, they just may span two lines. */
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(CW_NO_INLINE)
 #define CW__INLINE static inline __attribute__((always_inline))
-#define CW__MOVNTI(dst, val) __asm__ volatile("movnti %1, %0" : "=m"(*(dst)) : "r"(val))
+/* The store is the asm's, so no C access needs the type's alignment: the
+ * destination goes through void * (a direct cast from unsigned char * is an
+ * error under clang -Wcast-align -Werror in the user's build). */
+#define CW__MOVNTI(type, dst, val) \
+    __asm__ volatile("movnti %1, %0" : "=m"(*(type *)(void *)(dst)) : "r"(val))
 CW__INLINE void *cw_memcpy_flushcache(void *CW_RESTRICT dst, const void *CW_RESTRICT src,
                                       size_t n)
 {
@@ -278,15 +352,15 @@ CW__INLINE void *cw_memcpy_flushcache(void *CW_RESTRICT dst, const void *CW_REST
         uint64_t lo, hi;
         if (n == 4) {
             __builtin_memcpy(&w4, s, 4);
-            CW__MOVNTI((uint32_t *)d, w4);
+            CW__MOVNTI(uint32_t, d, w4);
         } else if (n == 8) {
             __builtin_memcpy(&lo, s, 8);
-            CW__MOVNTI((uint64_t *)d, lo);
+            CW__MOVNTI(uint64_t, d, lo);
         } else {
             __builtin_memcpy(&lo, s, 8);
             __builtin_memcpy(&hi, s + 8, 8);
-            CW__MOVNTI((uint64_t *)d, lo);
-            CW__MOVNTI((uint64_t *)(d + 8), hi);
+            CW__MOVNTI(uint64_t, d, lo);
+            CW__MOVNTI(uint64_t, d + 8, hi);
         }
         return dst;
     }

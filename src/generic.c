@@ -8,7 +8,8 @@
  *
  * There is no portable streaming store, so the nt variants are the temporal
  * copy; flushcache is the copy followed by a write-back of every line it
- * touched (a no-op where the architecture has no user-space flush). */
+ * touched (a no-op where the architecture has no user-space flush). The
+ * fills (cw_memset_*) follow the same rules with aligned word stores. */
 #include "internal.h"
 
 typedef unsigned char u8;
@@ -125,6 +126,46 @@ static void *g_move(void *dst, const void *src, size_t n)
     return dst;
 }
 
+/* The fill: bytes up to an 8-byte boundary, then aligned words (four per
+ * iteration), then bytes. Only the low byte of c counts, as for memset. */
+static void set_fwd(u8 *d, int c, size_t n)
+{
+    u8 b = (u8)c;
+#if GW_WORDS
+    if (n >= GW_MIN_WORDS) {
+        uint64_t w = (uint64_t)b * 0x0101010101010101u;
+        while ((uintptr_t)d & 7) {
+            *d++ = b;
+            n--;
+        }
+        for (; n >= 32; n -= 32, d += 32) {
+            ((gw_store *)d)[0] = w;
+            ((gw_store *)d)[1] = w;
+            ((gw_store *)d)[2] = w;
+            ((gw_store *)d)[3] = w;
+        }
+        for (; n >= 8; n -= 8, d += 8)
+            *(gw_store *)d = w;
+    }
+#endif
+    for (; n != 0; n--)
+        *d++ = b;
+}
+
+/* No portable streaming store: the nt fill is the temporal one. */
+static void *g_memset(void *dst, int c, size_t n)
+{
+    set_fwd(dst, c, n);
+    return dst;
+}
+
+static void *g_memset_flushcache(void *dst, int c, size_t n)
+{
+    set_fwd(dst, c, n);
+    cwi_flush_range(dst, n);
+    return dst;
+}
+
 const struct cwi_impl cwi_impl_generic = {
     .name = "generic",
     .required = 0,
@@ -137,5 +178,8 @@ const struct cwi_impl cwi_impl_generic = {
     .move = g_move,
     .copy_safe = CWI_SAFE_KERNEL(cwi_generic_copy_safe),
     .memcpy_small = g_copy,
+    .memset_nt = g_memset,
+    .memset_flushcache = g_memset_flushcache,
+    .memset_persist = g_memset_flushcache,
 };
 #endif

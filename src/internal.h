@@ -35,6 +35,9 @@ enum {
 typedef void *(*cwi_copy_fn)(void *restrict dst, const void *restrict src, size_t n);
 typedef void *(*cwi_move_fn)(void *dst, const void *src, size_t n);
 typedef size_t (*cwi_safe_fn)(void *restrict dst, const void *restrict src, size_t n);
+/* A fill kernel: sets [dst, dst+n) to (unsigned char)c, nothing else; n may
+ * be 0 (then dst is not touched); no trailing fence; returns dst. */
+typedef void *(*cwi_set_fn)(void *dst, int c, size_t n);
 
 /* The safe kernels (CWI_SAFE_KERNELS builds: src/safe_generic.c,
  * src/x86/safe_<isa>.c, each the ISA's file compiled again with
@@ -102,6 +105,18 @@ struct cwi_impl {
     /* cw_memcpy for 33..CWI_MEMCPY_SMALL bytes (correct for any n up to
      * that), reached with one load and an indirect jump (src/dispatch.c) */
     cwi_copy_fn memcpy_small;
+    /* cw_memset_nt: non-temporal stores for every whole aligned line,
+     * ordinary stores for the partial first and last lines and below
+     * CWL_NT_MIN bytes, as copy_nt */
+    cwi_set_fn memset_nt;
+    /* cw_memset_flushcache: the fill with copy_nt's line split, partial
+     * lines by flushcache's rules (store + write-back, movnti for aligned
+     * 4/8-byte words); no fence */
+    cwi_set_fn memset_flushcache;
+    /* cw_memset_persist, drained at once: partial lines by the policy's
+     * persist_small rule, as persist (under the clwb rule, fills below
+     * CWL_NT_MIN all stores + write-back) */
+    cwi_set_fn memset_persist;
 };
 
 /* Table of implementations compiled into this build, best first, terminated
@@ -214,7 +229,9 @@ static inline __attribute__((always_inline)) void cwi_flush_line_inline(const vo
     }
 }
 #endif
-/* Write back every line overlapping [p, p+n). */
+/* Write back every line overlapping [p, p+n) (cw_flush's body). Never
+ * stores: the write-back instructions are checked like a one-byte load,
+ * so a read-only mapping may be flushed. */
 CWI_HIDDEN void cwi_flush_range(const void *p, size_t n);
 /* Choose the flush instruction from the CPU features; returns its name
  * ("clwb", "clflushopt", "clflush" or "none"). Called once by cwi_init. */

@@ -254,8 +254,9 @@ static void engine_tests(void)
     cwb_engine_free(&e);
 }
 
-/* Every registry routine against memcpy, at sizes and offsets that cross
- * each loop's head, body and tail. */
+/* Every registry routine against memcpy (a fill routine against memset
+ * with CWB_FILL_BYTE), at sizes and offsets that cross each loop's head,
+ * body and tail. */
 static void registry_tests(void)
 {
     size_t n_rt;
@@ -275,7 +276,10 @@ static void registry_tests(void)
                     size_t n = sizes[zi];
                     memset(dst, 0, cap + 128);
                     memset(ref, 0, cap + 128);
-                    memcpy(ref + 64 + dof, src + so, n);
+                    if (cwb_routine_fills(&rt[r])) /* cw_memset_*, glibc_memset, ... */
+                        memset(ref + 64 + dof, CWB_FILL_BYTE, n);
+                    else
+                        memcpy(ref + 64 + dof, src + so, n);
                     void *ret = rt[r].fn(dst + 64 + dof, src + so, n);
                     if (ret == NULL && strcmp(rt[r].name, "cw_copy_safe") == 0)
                         continue; /* not implemented yet: measured as n/a */

@@ -56,6 +56,14 @@ const struct cwb_routine *cwb_routine_find(const char *name);
 size_t cwb_routine_index(const struct cwb_routine *const *rt, size_t nrt, const char *name);
 /* Comma-separated names of every routine, for usage messages. */
 const char *cwb_routine_names(void);
+/* The fill routines (cw_memset_*, glibc_memset, pmem_memset_*, the plain
+ * streaming fill loops) ignore src and set every byte of dst to
+ * CWB_FILL_BYTE: 1 for those (by rt->fn), 0 for the copies. The engine
+ * checks a fill routine's dst against that byte instead of src. 0xa5: not
+ * the poison byte (0), so a byte left unwritten shows, and not a zero fill,
+ * which some cores can complete faster over lines already zero. */
+#define CWB_FILL_BYTE 0xa5
+int cwb_routine_fills(const struct cwb_routine *rt);
 
 /* ---- Time ---------------------------------------------------------------- */
 

@@ -134,9 +134,11 @@ static const unsigned char *first_nonpoison(const unsigned char *p, const unsign
     return NULL;
 }
 
-/* Checks dst against src and that the guard bytes around it are untouched. */
-static int verify_one(const unsigned char *d, const unsigned char *s, size_t n, char *err,
-                      size_t cap)
+/* Checks dst against src (fill >= 0: against that byte, for the routines
+ * cwb_routine_fills() names) and that the guard bytes around it are
+ * untouched. */
+static int verify_one(const unsigned char *d, const unsigned char *s, size_t n, int fill,
+                      char *err, size_t cap)
 {
     unsigned char *lo, *hi;
     window((unsigned char *)d, n, &lo, &hi);
@@ -148,6 +150,15 @@ static int verify_one(const unsigned char *d, const unsigned char *s, size_t n, 
                  bad - d);
         return -1;
     }
+    if (fill >= 0) {
+        for (size_t i = 0; i < n; i++) {
+            if (d[i] != fill) {
+                snprintf(err, cap, "wrong byte at offset %zu of %zu (fill)", i, n);
+                return -1;
+            }
+        }
+        return 0;
+    }
     if (n != 0 && memcmp(d, s, n) != 0) {
         size_t i = 0;
         while (d[i] == s[i])
@@ -156,6 +167,11 @@ static int verify_one(const unsigned char *d, const unsigned char *s, size_t n, 
         return -1;
     }
     return 0;
+}
+
+static int fill_byte(const struct cwb_routine *rt)
+{
+    return cwb_routine_fills(rt) ? CWB_FILL_BYTE : -1;
 }
 
 /* ---- one sample ----------------------------------------------------------- */
@@ -259,7 +275,7 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
         t1 = cwb_now();
         c1 = cwb_cpu_now();
         out->bytes = (double)sp->size * (double)k;
-        if (verify_one(d, s, sp->size, err, cap) != 0)
+        if (verify_one(d, s, sp->size, fill_byte(rt), err, cap) != 0)
             return -1;
     } else if (sp->state == CWB_COLD) {
         size_t first = e->cold_cursor;
@@ -283,7 +299,7 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
         out->bytes = (double)n * (double)k;
         for (size_t i = 0; i < k; i++) {
             size_t sl = (first + i) % nslots;
-            if (verify_one(db + sl * stride, sb + sl * stride, n, err, cap) != 0)
+            if (verify_one(db + sl * stride, sb + sl * stride, n, fill_byte(rt), err, cap) != 0)
                 return -1;
         }
     } else {
@@ -299,8 +315,12 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
         _mm_sfence();
         t1 = cwb_now();
         c1 = cwb_cpu_now();
+        int fill = fill_byte(rt);
         for (size_t i = 0, j = 0; i < k; i++) {
-            memcpy(rb + calls[j].doff, sb + calls[j].soff, calls[j].n);
+            if (fill >= 0)
+                memset(rb + calls[j].doff, fill, calls[j].n);
+            else
+                memcpy(rb + calls[j].doff, sb + calls[j].soff, calls[j].n);
             out->bytes += (double)calls[j].n;
             if (++j == nc)
                 j = 0;

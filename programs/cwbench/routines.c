@@ -1,7 +1,8 @@
 /* The routine registry: the cachewise entry points and the references they
  * are judged against (glibc, a bare rep movsb, plain streaming loops of
  * each ISA, libpmem). Every routine has the memcpy signature so the engine
- * calls them all the same way, through one indirect call. */
+ * calls them all the same way, through one indirect call; the fills ignore
+ * src (cwb_routine_fills). */
 #include <immintrin.h>
 #include <string.h>
 
@@ -198,7 +199,156 @@ __attribute__((target("avx512f"))) static void *r_stream_avx512(void *d, const v
     return d;
 }
 
+/* ---- fills and persistence in place ----
+ * A fill routine ignores src and writes CWB_FILL_BYTE, which the engine
+ * checks it against (cwb_routine_fills below). */
+
+static void *r_cw_memset_nt(void *d, const void *s, size_t n)
+{
+    (void)s;
+    return cw_memset_nt(d, CWB_FILL_BYTE, n);
+}
+
+static void *r_cw_memset_flushcache(void *d, const void *s, size_t n)
+{
+    (void)s;
+    return cw_memset_flushcache(d, CWB_FILL_BYTE, n);
+}
+
+static void *r_cw_memset_persist(void *d, const void *s, size_t n)
+{
+    (void)s;
+    return cw_memset_persist(d, CWB_FILL_BYTE, n);
+}
+
+/* Through a volatile pointer, as glibc_memcpy: the library function itself,
+ * never an inlined or specialised fill. */
+static void *(*volatile glibc_memset_ptr)(void *, int, size_t) = memset;
+
+static void *r_glibc_memset(void *d, const void *s, size_t n)
+{
+    (void)s;
+    return glibc_memset_ptr(d, CWB_FILL_BYTE, n);
+}
+
+/* Plain streaming fill loops, the yardstick cw_memset_nt must reach at DRAM
+ * sizes: the stream_* loops above without the loads (align the destination
+ * to the vector, four vectors per iteration, memset for the head and tail,
+ * sfence). */
+static void *r_fill_stream_sse2(void *d, const void *s, size_t n)
+{
+    (void)s;
+    unsigned char *dp = d;
+    size_t head = (16 - ((uintptr_t)dp & 15)) & 15;
+    if (n < 64 + head) {
+        memset(dp, CWB_FILL_BYTE, n);
+        return d;
+    }
+    memset(dp, CWB_FILL_BYTE, head);
+    dp += head, n -= head;
+    __m128i v = _mm_set1_epi8((char)CWB_FILL_BYTE);
+    for (; n >= 64; n -= 64, dp += 64) {
+        _mm_stream_si128((__m128i *)dp, v);
+        _mm_stream_si128((__m128i *)(dp + 16), v);
+        _mm_stream_si128((__m128i *)(dp + 32), v);
+        _mm_stream_si128((__m128i *)(dp + 48), v);
+    }
+    memset(dp, CWB_FILL_BYTE, n);
+    _mm_sfence();
+    return d;
+}
+
+__attribute__((target("avx2"))) static void *r_fill_stream_avx2(void *d, const void *s, size_t n)
+{
+    (void)s;
+    unsigned char *dp = d;
+    size_t head = (32 - ((uintptr_t)dp & 31)) & 31;
+    if (n < 128 + head) {
+        memset(dp, CWB_FILL_BYTE, n);
+        return d;
+    }
+    memset(dp, CWB_FILL_BYTE, head);
+    dp += head, n -= head;
+    __m256i v = _mm256_set1_epi8((char)CWB_FILL_BYTE);
+    for (; n >= 128; n -= 128, dp += 128) {
+        _mm256_stream_si256((__m256i *)dp, v);
+        _mm256_stream_si256((__m256i *)(dp + 32), v);
+        _mm256_stream_si256((__m256i *)(dp + 64), v);
+        _mm256_stream_si256((__m256i *)(dp + 96), v);
+    }
+    memset(dp, CWB_FILL_BYTE, n);
+    _mm_sfence();
+    return d;
+}
+
+__attribute__((target("avx512f"))) static void *r_fill_stream_avx512(void *d, const void *s,
+                                                                     size_t n)
+{
+    (void)s;
+    unsigned char *dp = d;
+    size_t head = (64 - ((uintptr_t)dp & 63)) & 63;
+    if (n < 256 + head) {
+        memset(dp, CWB_FILL_BYTE, n);
+        return d;
+    }
+    memset(dp, CWB_FILL_BYTE, head);
+    dp += head, n -= head;
+    __m512i v = _mm512_set1_epi32((int)(0x01010101u * CWB_FILL_BYTE));
+    for (; n >= 256; n -= 256, dp += 256) {
+        _mm512_stream_si512((void *)dp, v);
+        _mm512_stream_si512((void *)(dp + 64), v);
+        _mm512_stream_si512((void *)(dp + 128), v);
+        _mm512_stream_si512((void *)(dp + 192), v);
+    }
+    memset(dp, CWB_FILL_BYTE, n);
+    _mm_sfence();
+    return d;
+}
+
+/* Persistence in place, the pmemlog pattern: data stored with ordinary
+ * stores (glibc memcpy here, the same for both sides), then written back.
+ * The difference between the pairs is the write-back alone. */
+static void *r_cw_persist_inplace(void *d, const void *s, size_t n)
+{
+    glibc_memcpy_ptr(d, s, n);
+    cw_persist(d, n);
+    return d;
+}
+
+static void *r_cw_flush_inplace(void *d, const void *s, size_t n)
+{
+    glibc_memcpy_ptr(d, s, n);
+    cw_flush(d, n);
+    return d;
+}
+
 #ifdef CWB_HAVE_LIBPMEM
+static void *r_pmem_persist_inplace(void *d, const void *s, size_t n)
+{
+    glibc_memcpy_ptr(d, s, n);
+    pmem_persist(d, n);
+    return d;
+}
+
+static void *r_pmem_flush_inplace(void *d, const void *s, size_t n)
+{
+    glibc_memcpy_ptr(d, s, n);
+    pmem_flush(d, n);
+    return d;
+}
+
+static void *r_pmem_memset_persist(void *d, const void *s, size_t n)
+{
+    (void)s;
+    return pmem_memset_persist(d, CWB_FILL_BYTE, n);
+}
+
+static void *r_pmem_memset_nodrain(void *d, const void *s, size_t n)
+{
+    (void)s;
+    return pmem_memset_nodrain(d, CWB_FILL_BYTE, n);
+}
+
 static void *r_pmem_nt(void *d, const void *s, size_t n)
 {
     return pmem_memcpy(d, s, n, PMEM_F_MEM_NONTEMPORAL | PMEM_F_MEM_NODRAIN);
@@ -215,7 +365,8 @@ static void *r_pmem_persist(void *d, const void *s, size_t n)
 }
 #endif
 
-enum { NEED_NONE, NEED_AVX2, NEED_AVX512 };
+/* need: the CPU features a routine needs, and FILLS for a fill routine */
+enum { NEED_NONE = 0, NEED_AVX2 = 1, NEED_AVX512 = 2, FILLS = 4 };
 
 static const struct {
     struct cwb_routine r;
@@ -241,7 +392,33 @@ static const struct {
     {{"stream_sse2", r_stream_sse2, "plain SSE2 streaming-store loop", NULL, NULL, NULL}, NEED_NONE},
     {{"stream_avx2", r_stream_avx2, "plain AVX2 streaming-store loop", NULL, NULL, NULL}, NEED_AVX2},
     {{"stream_avx512", r_stream_avx512, "plain AVX-512 streaming-store loop", NULL, NULL, NULL}, NEED_AVX512},
+    {{"cw_memset_nt", r_cw_memset_nt, "cw_memset_nt (streaming fill)", NULL, NULL, NULL},
+     FILLS},
+    {{"cw_memset_flushcache", r_cw_memset_flushcache, "cw_memset_flushcache (no drain per call)",
+      NULL, NULL, NULL}, FILLS},
+    {{"cw_memset_persist", r_cw_memset_persist, "cw_memset_persist (flushcache fill + drain)",
+      NULL, NULL, NULL}, FILLS},
+    {{"glibc_memset", r_glibc_memset, "glibc memset", NULL, NULL, NULL}, FILLS},
+    {{"fill_stream_sse2", r_fill_stream_sse2, "plain SSE2 streaming-store fill loop", NULL, NULL,
+      NULL}, FILLS},
+    {{"fill_stream_avx2", r_fill_stream_avx2, "plain AVX2 streaming-store fill loop", NULL, NULL,
+      NULL}, FILLS | NEED_AVX2},
+    {{"fill_stream_avx512", r_fill_stream_avx512, "plain AVX-512 streaming-store fill loop", NULL,
+      NULL, NULL}, FILLS | NEED_AVX512},
+    {{"cw_persist", r_cw_persist_inplace, "glibc memcpy, then cw_persist (stored in place, persisted)",
+      NULL, NULL, NULL}, NEED_NONE},
+    {{"cw_flush", r_cw_flush_inplace, "glibc memcpy, then cw_flush (no drain per call)", NULL, NULL,
+      NULL}, NEED_NONE},
 #ifdef CWB_HAVE_LIBPMEM
+    {{"pmem_persist", r_pmem_persist_inplace,
+      "glibc memcpy, then libpmem pmem_persist (stored in place, persisted)", NULL, NULL, NULL},
+     NEED_NONE},
+    {{"pmem_flush", r_pmem_flush_inplace, "glibc memcpy, then libpmem pmem_flush (no drain)",
+      NULL, NULL, NULL}, NEED_NONE},
+    {{"pmem_memset_persist", r_pmem_memset_persist, "libpmem pmem_memset_persist (fill + drain)",
+      NULL, NULL, NULL}, FILLS},
+    {{"pmem_memset_nodrain", r_pmem_memset_nodrain, "libpmem pmem_memset_nodrain (no drain)",
+      NULL, NULL, NULL}, FILLS},
     {{"pmem_memcpy_nt", r_pmem_nt, "libpmem pmem_memcpy(NONTEMPORAL|NODRAIN)", NULL, NULL, NULL}, NEED_NONE},
     {{"pmem_memcpy_t", r_pmem_t, "libpmem pmem_memcpy(TEMPORAL|NODRAIN)", NULL, NULL, NULL}, NEED_NONE},
     {{"pmem_memcpy_persist", r_pmem_persist, "libpmem pmem_memcpy_persist (copy + drain)", NULL,
@@ -261,8 +438,8 @@ static void build(void)
     const struct cw_info *in = cw_get_info();
     size_t len = 0;
     for (size_t i = 0; i < N_ALL; i++) {
-        if ((all[i].need == NEED_AVX2 && !in->avx2) ||
-            (all[i].need == NEED_AVX512 && !in->avx512f))
+        if (((all[i].need & NEED_AVX2) && !in->avx2) ||
+            ((all[i].need & NEED_AVX512) && !in->avx512f))
             continue;
         runnable[n_runnable++] = all[i].r;
         int w = snprintf(names + len, sizeof names - len, "%s%s", len ? "," : "",
@@ -300,4 +477,12 @@ const char *cwb_routine_names(void)
 {
     build();
     return names;
+}
+
+int cwb_routine_fills(const struct cwb_routine *rt)
+{
+    for (size_t i = 0; rt != NULL && i < N_ALL; i++)
+        if ((all[i].need & FILLS) && all[i].r.fn == rt->fn)
+            return 1;
+    return 0;
 }

@@ -9,6 +9,7 @@
 #define CWL_STOREU(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
 #define CWL_STOREA(p, v) _mm256_store_si256((__m256i *)(void *)(p), (v))
 #define CWL_STREAM(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
+#define CWL_SET1(c) _mm256_set1_epi8((char)(c))
 #include "copy_ladder.h"
 
 #ifdef CWL_SAFE_INSTANCE

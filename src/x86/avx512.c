@@ -12,6 +12,7 @@
 #define CWL_STOREU(p, v) _mm512_storeu_si512((void *)(p), (v))
 #define CWL_STOREA(p, v) _mm512_store_si512((void *)(p), (v))
 #define CWL_STREAM(p, v) _mm512_stream_si512((__m512i *)(void *)(p), (v))
+#define CWL_SET1(c) _mm512_set1_epi8((char)(c))
 #include "copy_ladder.h"
 
 #ifdef CWL_SAFE_INSTANCE

@@ -9,6 +9,9 @@
  *   CWL_STOREU(p, v)   unaligned store
  *   CWL_STOREA(p, v)   store to a CWL_W-aligned address
  *   CWL_STREAM(p, v)   non-temporal store to a CWL_W-aligned address
+ *   CWL_SET1(c)        optional: the byte (unsigned char)c in every lane, for
+ *                      the fill kernels of x86/memset_ladder.h (included
+ *                      below, and named by CWL_ROW too)
  *
  * Shape (after LLVM libc's memory_utils): sizes up to 8 vectors are a ladder
  * of "head_tail" blocks, two possibly overlapping groups of loads covering
@@ -570,6 +573,12 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small(void *restrict 
     return dst;
 }
 
+/* The fill kernels of the row, on the same vector parameters (not in the
+ * safe instance, whose only function is the temporal copy). */
+#ifndef CWL_SAFE_INSTANCE
+#include "x86/memset_ladder.h"
+#endif
+
 /* SAFE: the row's safe kernel, CWI_SAFE_KERNEL(cwi_<isa>_copy_safe). */
 #define CWL_ROW(NAME, REQUIRED, SAFE)                                                            \
     {                                                                                            \
@@ -578,6 +587,8 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small(void *restrict 
         .flushcache = cwl_k_flushcache, .persist = cwl_k_persist, .move = cwl_k_move,            \
         .copy_safe = (SAFE),                                                                     \
         .memcpy_small = cwl_k_memcpy_small,                                                      \
+        .memset_nt = cwl_k_memset_nt, .memset_flushcache = cwl_k_memset_flushcache,              \
+        .memset_persist = cwl_k_memset_persist,                                                  \
     }
 
 /* The safe instance's one function: the temporal copy, returning the bytes

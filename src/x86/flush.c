@@ -1,6 +1,7 @@
-/* Cache-line write-back for the flushcache copies. The instruction is chosen
- * once from CPUID; mnemonics are emitted through inline asm so this file
- * needs no target flags (the assembler knows them all). */
+/* Cache-line write-back for the flushcache copies and fills, and for
+ * cw_flush / cw_persist. The instruction is chosen once from CPUID;
+ * mnemonics are emitted through inline asm so this file needs no target
+ * flags (the assembler knows them all). */
 #include "internal.h"
 
 int cwi_flush_kind = CWI_FLUSH_CLFLUSH; /* every x86-64 CPU has clflush */
@@ -28,14 +29,37 @@ void cwi_flush_line(const void *p)
     cwi_flush_line_inline(p);
 }
 
+/* One line per instruction, its line an input operand only: these
+ * instructions change no byte of memory and are permission-checked like a
+ * one-byte load, so cw_flush works on a read-only mapping. Volatile: the
+ * compiler may neither drop nor merge them. */
+#define CWI_FLUSH_LOOP(insn, a, end)                                                         \
+    for (; (a) < (end); (a) += 64)                                                          \
+    __asm__ volatile(insn " %0" : : "m"(*(const volatile char *)(a)))
+
+/* cw_flush's body (and the generic flushcache's): one loop per instruction,
+ * so the choice is made once per call. A per-line switch would also reload
+ * cwi_flush_kind after every line, which the compiler must assume the
+ * previous line's asm (a char operand, that aliases everything) changed. */
 void cwi_flush_range(const void *p, size_t n)
 {
     if (n == 0)
         return;
     uintptr_t a = (uintptr_t)p & ~(uintptr_t)63;
     uintptr_t end = (uintptr_t)p + n;
-    for (; a < end; a += 64)
-        cwi_flush_line((const void *)a);
+    switch (cwi_flush_kind) {
+    case CWI_FLUSH_CLWB:
+        CWI_FLUSH_LOOP("clwb", a, end);
+        break;
+    case CWI_FLUSH_CLFLUSHOPT:
+        CWI_FLUSH_LOOP("clflushopt", a, end);
+        break;
+    case CWI_FLUSH_CLFLUSH:
+        CWI_FLUSH_LOOP("clflush", a, end);
+        break;
+    default:
+        break;
+    }
 }
 
 void cwi_sfence(void)

@@ -9,6 +9,7 @@
 #define CWL_STOREU(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
 #define CWL_STOREA(p, v) _mm_store_si128((__m128i *)(void *)(p), (v))
 #define CWL_STREAM(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
+#define CWL_SET1(c) _mm_set1_epi8((char)(c))
 #include "copy_ladder.h"
 
 #ifdef CWL_SAFE_INSTANCE

@@ -1,7 +1,8 @@
-/* libFuzzer target for cw_copy and cw_memmove (and the other copies): the
- * input chooses the operation, implementation, hints, size, placement and
- * the bytes copied; each result is checked against a byte-loop reference,
- * including that no byte outside [dst, dst+n) changed. Invalid hints must
+/* libFuzzer target for cw_copy and cw_memmove (and the other copies, the
+ * fills and the flushes): the input chooses the operation, implementation,
+ * hints, size, placement and the bytes copied; each result is checked
+ * against a byte-loop reference, including that no byte outside
+ * [dst, dst+n) changed. Invalid hints must
  * give NULL/EINVAL and leave dst alone. Buffers sit flush against (or up to
  * 63 bytes from) PROT_NONE pages, so over-reads fault even without ASan.
  * Operations 8 and 9 are cw_copy_safe with only the first k bytes of the
@@ -12,13 +13,26 @@
  * never overlap, as the contract requires, even where a source or
  * destination span runs past its own mapping.
  *
+ * Operation 10 is a fill (cw_memset_nt, cw_memset_flushcache + cw_drain,
+ * cw_memset_persist): every byte of [dst, dst+n) must become the low byte
+ * of c (c a signed 16-bit value: above 255 and negative too), and none
+ * outside change. Operation 11 is cw_flush + cw_drain or cw_persist over a
+ * span of freshly stored bytes, or of a read-only mapping: nothing may
+ * change, and nothing may fault.
+ *
  * Input layout (missing bytes read as 0):
- *   [0] operation  [1] implementation index  [2] cw_copy hints (ops 8-9:
- *       bit 0 CW_ZERO_TAIL, 1 CW_DST_NOREUSE, 2 CW_SRC_NOREUSE, 3 CW_PERSIST)
+ *   [0] operation: 0..191 give op [0] % 10 (the corpus's first inputs),
+ *       192..255 give 10 + ([0] - 192) % 2
+ *   [1] implementation index  [2] cw_copy hints (ops 8-9:
+ *       bit 0 CW_ZERO_TAIL, 1 CW_DST_NOREUSE, 2 CW_SRC_NOREUSE, 3 CW_PERSIST;
+ *       op 10: % 3 = nt, flushcache, persist; op 11: bit 0 cw_persist,
+ *       bit 1 the read-only mapping)
  *   [3..6] size: bits 27..31 = log2 bound, bits 0..26 = value
- *   [7] src offset 0..63, bit 6 = right side  [8] same for dst
+ *   [7] src offset 0..63, bit 6 = right side  [8] same for dst (ops 10-11:
+ *       the span's)
  *   [9..10] memmove distance (signed, folded into [-(n+64), n+64]); ops 8-9:
- *       the accessible bytes k = [7] << 16 | [9..10], folded into [0, n]
+ *       the accessible bytes k = [7] << 16 | [9..10], folded into [0, n];
+ *       op 10: c
  *   [11..] bytes to copy, repeated */
 #include <errno.h>
 #include <stdint.h>
@@ -34,8 +48,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct pp_buf g_a, g_b, g_m;
+static struct pp_buf g_a, g_b, g_m, g_ro;
 static unsigned char *g_exp;
+
+static unsigned char ro_byte(size_t x)
+{
+    return (unsigned char)(x * 13 + 5);
+}
 
 static unsigned at(const uint8_t *data, size_t size, size_t i)
 {
@@ -77,8 +96,15 @@ static void setup(void)
 {
     if (pp_alloc_tail(&g_a, MAXN + 2 * WIN, MAXN) != 0 ||
         pp_alloc_tail(&g_b, MAXN + 2 * WIN, MAXN) != 0 ||
-        pp_alloc(&g_m, 2 * MAXN + 4 * WIN) != 0 || (g_exp = malloc(g_m.len)) == NULL) {
+        pp_alloc(&g_m, 2 * MAXN + 4 * WIN) != 0 || pp_alloc(&g_ro, MAXN + 2 * WIN) != 0 ||
+        (g_exp = malloc(g_m.len)) == NULL) {
         perror("fuzz_copy: buffers");
+        abort();
+    }
+    for (size_t x = 0; x < g_ro.len; x++)
+        g_ro.data[x] = ro_byte(x);
+    if (mprotect(g_ro.data, g_ro.len, PROT_READ) != 0) {
+        perror("fuzz_copy: mprotect");
         abort();
     }
 }
@@ -141,11 +167,67 @@ static int safe_case(unsigned op, unsigned hints, size_t n, size_t kraw, unsigne
     return 0;
 }
 
+/* op 10: a fill of n bytes with c at placement db */
+static int fill_case(unsigned variant, size_t n, unsigned db, int c, const uint8_t *bytes,
+                     size_t nbytes)
+{
+    unsigned char *d = pp_place(&g_b, (db >> 6) & 1, n, db & 63);
+    size_t dpos = (size_t)(d - g_b.data);
+    size_t lo = dpos >= WIN ? dpos - WIN : 0;
+    size_t hi = dpos + n + WIN <= g_b.len ? dpos + n + WIN : g_b.len;
+    fill(g_b.data + lo, hi - lo, bytes, nbytes, 101);
+    /* inside the span start from the complement of the fill byte */
+    for (size_t i = 0; i < n; i++)
+        d[i] = (unsigned char)~c;
+    memcpy(g_exp + lo, g_b.data + lo, hi - lo);
+    for (size_t i = 0; i < n; i++)
+        g_exp[dpos + i] = (unsigned char)c;
+    void *r;
+    switch (variant % 3) {
+    case 0: r = cw_memset_nt(d, c, n); break;
+    case 1: r = cw_memset_flushcache(d, c, n); cw_drain(); break;
+    default: r = cw_memset_persist(d, c, n); break;
+    }
+    if (r != d)
+        die("fill did not return dst", n, 10, variant, 0);
+    compare(g_b.data, lo, hi, dpos, n, 10, variant);
+    return 0;
+}
+
+/* op 11: cw_flush + cw_drain (bit 0 clear) or cw_persist (set) over n
+ * bytes of freshly stored data, or (bit 1) of the read-only mapping */
+static int flush_case(unsigned variant, size_t n, unsigned db, const uint8_t *bytes,
+                      size_t nbytes)
+{
+    int ro = (variant & 2) != 0;
+    struct pp_buf *b = ro ? &g_ro : &g_b;
+    unsigned char *d = pp_place(b, (db >> 6) & 1, n, db & 63);
+    size_t dpos = (size_t)(d - b->data);
+    size_t lo = dpos >= WIN ? dpos - WIN : 0;
+    size_t hi = dpos + n + WIN <= b->len ? dpos + n + WIN : b->len;
+    if (ro) {
+        for (size_t x = lo; x < hi; x++)
+            g_exp[x] = ro_byte(x);
+    } else {
+        fill(g_b.data + lo, hi - lo, bytes, nbytes, 57); /* dirty lines to write back */
+        memcpy(g_exp + lo, g_b.data + lo, hi - lo);
+    }
+    if (variant & 1) {
+        cw_persist(d, n);
+    } else {
+        cw_flush(d, n);
+        cw_drain();
+    }
+    compare(b->data, lo, hi, dpos, n, 11, variant);
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (g_exp == NULL)
         setup();
-    unsigned op = at(data, size, 0) % 10;
+    unsigned op0 = at(data, size, 0);
+    unsigned op = op0 < 192 ? op0 % 10 : 10 + (op0 - 192) % 2;
     const char *const *list = cw_impl_list();
     size_t nimpl = 0;
     while (list[nimpl] != NULL)
@@ -181,6 +263,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
 
+    if (op == 10)
+        return fill_case(hints, n, db, (int)dist16, bytes, nbytes);
+    if (op == 11)
+        return flush_case(hints, n, db, bytes, nbytes);
     if (op >= 8)
         return safe_case(op, hints, n, (size_t)sb << 16 | (uint16_t)dist16, db, bytes, nbytes);
 
