@@ -13,6 +13,7 @@ if(CMAKE_SCRIPT_MODE_FILE AND CWBS_CHECK)
   string(REPLACE "|" ";" want_err "${ERR}")
   string(REPLACE "|" ";" files "${FILES}")
   string(REPLACE "|" ";" not_out "${NOOUT}")
+  string(REPLACE "|" ";" not_err "${NOERR}")
   foreach(f IN LISTS NOFILE files)
     file(REMOVE_RECURSE "${f}")
   endforeach()
@@ -31,6 +32,12 @@ if(CMAKE_SCRIPT_MODE_FILE AND CWBS_CHECK)
     string(FIND "${out}" "${w}" pos)
     if(NOT pos EQUAL -1)
       message(FATAL_ERROR "stdout has \"${w}\"\nstdout:\n${out}")
+    endif()
+  endforeach()
+  foreach(w IN LISTS not_err)
+    string(FIND "${err}" "${w}" pos)
+    if(NOT pos EQUAL -1)
+      message(FATAL_ERROR "stderr has \"${w}\"\nstderr:\n${err}")
     endif()
   endforeach()
   foreach(w IN LISTS want_err)
@@ -70,6 +77,10 @@ endif()
 add_executable(cwbench_test_engine ${CMAKE_CURRENT_LIST_DIR}/cwbench_engine.c)
 target_link_libraries(cwbench_test_engine PRIVATE cwbench_core)
 add_test(NAME cwbench.engine COMMAND cwbench_test_engine)
+# the engine on fresh call sequences: no batch replays a pattern
+add_executable(cwbench_test_fresh ${CMAKE_CURRENT_LIST_DIR}/cwbench/test_fresh.c)
+target_link_libraries(cwbench_test_fresh PRIVATE cwbench_core)
+add_test(NAME cwbench.fresh COMMAND cwbench_test_fresh)
 
 set(cwbs_script ${CMAKE_CURRENT_LIST_FILE})
 set(cwbs_dir ${CMAKE_CURRENT_BINARY_DIR}/cwbench_smoke)
@@ -77,25 +88,33 @@ file(MAKE_DIRECTORY ${cwbs_dir})
 file(WRITE ${cwbs_dir}/small.sizes "# size probability\n0 0.05\n8 0.3\n16 0.2\n64 0.2\n304 0.2\n4096 0.05\n")
 file(WRITE ${cwbs_dir}/bad.sizes "# size probability\n64 0.5\n128 abc\n")
 
-# cwbs(NAME RC ARGS... [OUT s...] [NOOUT s...] [ERR s...] [FILES f...] [NOFILE f...])
+# cwbs(NAME RC ARGS... [OUT s...] [NOOUT s...] [ERR s...] [NOERR s...] [FILES f...]
+#      [NOFILE f...])
 function(cwbs name rc)
-  cmake_parse_arguments(P "" "" "ARGS;OUT;NOOUT;ERR;FILES;NOFILE" ${ARGN})
+  cmake_parse_arguments(P "" "" "ARGS;OUT;NOOUT;ERR;NOERR;FILES;NOFILE" ${ARGN})
   string(REPLACE ";" "|" a "${P_ARGS}")
   string(REPLACE ";" "|" o "${P_OUT}")
   string(REPLACE ";" "|" no "${P_NOOUT}")
   string(REPLACE ";" "|" e "${P_ERR}")
+  string(REPLACE ";" "|" ne "${P_NOERR}")
   string(REPLACE ";" "|" f "${P_FILES}")
   add_test(NAME cwbench.smoke.${name} COMMAND ${CMAKE_COMMAND} -DCWBS_CHECK=1
            -DEXE=$<TARGET_FILE:cwbench> "-DARGS=${a}" -DRC=${rc} "-DOUT=${o}" "-DNOOUT=${no}" "-DERR=${e}"
-           "-DFILES=${f}" "-DNOFILE=${P_NOFILE}" -P ${cwbs_script})
+           "-DNOERR=${ne}" "-DFILES=${f}" "-DNOFILE=${P_NOFILE}" -P ${cwbs_script})
 endfunction()
 
 # ---- every subcommand, tiny sizes ----
+# placement: every group of rows states its page-offset relation; the
+# misaligned rows never 4K-alias, the aliased row does; no vendor in a label
 cwbs(report 0 ARGS --quick --json ${cwbs_dir}/r.json --csv ${cwbs_dir}/r.csv --plot ${cwbs_dir}/plot
      OUT "Machine" "counters" "bytes        counted once" "Copy ceiling" "Throughput, GB/s"
          "misaligned destination" "Pollution" "Verdicts against glibc memcpy" "cw_memcpy "
          "glibc_memcpy" "total time" "small (<= 256 B)" "in cache (" "misaligned ("
-         "note: streaming routines"
+         "note: streaming routines" "(dst - src) mod 4096 = 2048"
+         "(dst - src) mod 4096 = 2049 (no 4K aliasing)" "4K-aliased" "(dst - src) mod 4096 = 1:"
+         "4 KiB alias" "4K-aliased (4 KiB)"
+     NOOUT "AMD rep movsb" "cliff"
+     ERR "cwbench: [ceiling] starting"
      FILES ${cwbs_dir}/r.json ${cwbs_dir}/r.csv)
 set_tests_properties(cwbench.smoke.report PROPERTIES FIXTURES_SETUP cwbs_json)
 cwbs(compare_self 0 ARGS compare ${cwbs_dir}/r.json ${cwbs_dir}/r.json OUT "geometric mean")
@@ -116,9 +135,19 @@ cwbs(sweep_offsets 0
      ARGS sweep --quick --routines cw_memcpy,rep_movsb --sizes 0,64 --src-off 0,1 --dst-off 0-2
           --states hot
      OUT "6 offset pairs" "1:2" "glibc_memcpy not among the routines" NOOUT "nan")
+# dist states its call sequences: at least 64Ki calls, drawn afresh
 cwbs(dist 0 ARGS dist ${cwbs_dir}/small.sizes --quick OUT "Mcalls/s" "cw_memcpy" "glibc_memcpy"
-     "(baseline)")
-cwbs(pollution 0 ARGS pollution --quick --size 256K OUT "victim L1" "evicted" "same wait")
+     "(baseline)" "sequences of 65536 calls" "by splitmix64 (seed 1)" "drawn afresh"
+     "each call once" "sequences drawn" "batch")
+# the fleet distributions the docs use, from the repository's copy
+cwbs(dist_fleet 0 ARGS dist ${PROJECT_SOURCE_DIR}/data/memcpy-sizes/MemcpyGoogleA.sizes --quick
+     --routines cw_memcpy,glibc_memcpy OUT "459 distinct sizes" "max 4091 B")
+cwbs(dist_calls 0 ARGS dist ${cwbs_dir}/small.sizes --quick --calls 128K --routines cw_memcpy
+     OUT "sequences of 131072 calls")
+cwbs(pollution 0 ARGS pollution --quick --size 256K
+     OUT "victim L1" "evicted" "same wait" "own" "copy vs same wait" "copy 256 KiB")
+cwbs(pollution_sizes 0 ARGS pollution --quick --size 256K --size 512K --routines cw_memcpy
+     OUT "copy 256 KiB" "copy 512 KiB" "victim L2")
 cwbs(ab 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 4K --size 64K
      OUT "A = cw_memcpy" "B = glibc_memcpy" "4 KiB" "64 KiB" "geomean" "overall")
 cwbs(ab_safe 0 ARGS --ab cw_memcpy cw_copy_safe --quick --size 4K OUT "B = cw_copy_safe")
@@ -128,11 +157,19 @@ cwbs(ab_cold 0 ARGS --ab cw_memcpy glibc_memcpy --state cold --quick --size 4K -
           --b-off 0:1
      OUT "state: cold" "B = glibc_memcpy at src:dst 0:1" "64 KiB" "geomean")
 cwbs(ab_random 0 ARGS --ab cw_memcpy glibc_memcpy --state random --quick --size 100 --size 4K
-     OUT "state: random" "100 B" "geomean")
+     OUT "state: random" "100 B" "geomean" "sequences of 65536 calls" "overall: ")
+cwbs(ab_placement 0 ARGS --ab cw_memcpy cw_memcpy --a-off 0:1 --b-off 2048:1 --quick --size 4K
+     OUT "A: src at page offset 0, dst at 2049: (dst - src) mod 4096 = 2049"
+         "B: src at page offset 2048, dst at 2049: (dst - src) mod 4096 = 1 (4K-aliased)")
 cwbs(pin 0 ARGS --ab cw_memcpy rep_movsb --quick --size 64 --pin 0 OUT "geomean")
 cwbs(stack_offset 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 64 --stack-offset 2048
      OUT "geomean")
-cwbs(help 0 ARGS --help OUT "usage:" "cwbench sweep" "--samples")
+cwbs(help 0 ARGS --help OUT "usage:" "cwbench sweep" "--samples" "--quiet" "--version" "--calls")
+cwbs(version 0 ARGS --version OUT "cwbench 0." NOOUT "usage")
+# progress goes to stderr whether or not it is a terminal; --quiet drops it
+cwbs(progress 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 64 ERR "cwbench: [a/b] starting")
+cwbs(quiet 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 64 --quiet OUT "geomean"
+     NOERR "[a/b]")
 cwbs(impl 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 4K --impl generic OUT "geomean")
 cwbs(bad_impl 2 ARGS --quick --impl nonesuch ERR "--impl nonesuch: unknown implementation")
 cwbs(list_routines 0 ARGS --list-routines OUT "cw_memcpy" "rep_movsb" "glibc_memcpy")
@@ -166,6 +203,12 @@ cwbs(dist_unreadable 2 ARGS dist ${cwbs_dir}/none.sizes --json ${j} ERR "none.si
      NOFILE ${j})
 cwbs(dist_malformed 2 ARGS dist ${cwbs_dir}/bad.sizes ERR "bad.sizes:3")
 cwbs(dist_extra 2 ARGS dist ${cwbs_dir}/small.sizes more ERR "unexpected argument 'more'")
+cwbs(dist_calls_small 2 ARGS dist ${cwbs_dir}/small.sizes --calls 100 ERR "--calls 100: need")
+cwbs(dist_calls_text 2 ARGS dist ${cwbs_dir}/small.sizes --calls many ERR "--calls many")
+cwbs(ab_calls_hot 2 ARGS --ab cw_memcpy glibc_memcpy --calls 64K
+     ERR "--calls applies to --state random only")
+cwbs(calls_in_sweep 2 ARGS sweep --calls 64K ERR "--calls is not an option of sweep")
+cwbs(quiet_value 2 ARGS --quiet=1 ERR "--quiet takes no value")
 cwbs(ab_missing 2 ARGS --ab cw_memcpy ERR "--ab needs two routine names")
 cwbs(ab_unknown 2 ARGS --ab cw_memcpy nope ERR "unknown routine 'nope'")
 cwbs(ab_same 2 ARGS --ab cw_memcpy cw_memcpy ERR "must differ")
@@ -191,3 +234,17 @@ cwbs(ab_random_off 2 ARGS --ab cw_memcpy glibc_memcpy --state random --b-off 0:1
      ERR "do not apply")
 cwbs(state_in_sweep 2 ARGS sweep --state hot ERR "--state is not an option of sweep")
 cwbs(off_in_report 2 ARGS --a-off 0:1 ERR "--a-off is not an option of the default report")
+
+# ---- the output other tools read, and the manual ----
+# Google Benchmark's compare.py on two --quick runs (skipped, 77, without
+# /usr/share/benchmark/compare.py or a python3 with scipy).
+add_test(NAME cwbench.smoke.gbench_compare
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cwbench/gbench_compare.sh $<TARGET_FILE:cwbench>
+                 ${cwbs_dir}/gbench)
+set_tests_properties(cwbench.smoke.gbench_compare PROPERTIES SKIP_RETURN_CODE 77)
+# `man ./docs/cwbench.1` renders without warnings and names every option
+# of --help (skipped, 77, without man).
+add_test(NAME cwbench.smoke.manpage
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cwbench/manpage.sh $<TARGET_FILE:cwbench>
+                 ${PROJECT_SOURCE_DIR}/docs/cwbench.1)
+set_tests_properties(cwbench.smoke.manpage PROPERTIES SKIP_RETURN_CODE 77)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "dist.h"
 #include "stats.h"
 
 static const size_t full_sizes[] = {64, 1 << 10, 16 << 10, 256 << 10, 4 << 20, 64 << 20};
@@ -24,6 +25,18 @@ static void side_label(const struct cwb_routine *r, const char *off, char *buf, 
         snprintf(buf, cap, "%s at src:dst %s", r->name, off);
     else
         snprintf(buf, cap, "%s (%s)", r->name, r->what);
+}
+
+/* Progress units of one size: roughly its time (ms), so that a 64 MiB
+ * size weighs what it costs next to a 64-byte one. Two sides, each a
+ * calibration (about 8 batches) and the samples; a batch lasts the minimum
+ * sample time (0.1 ms) or one copy at about 10 GB/s, whichever is longer. */
+static size_t cell_units(size_t size, int samples)
+{
+    double batch_ms = (double)size / 10e9 * 1e3;
+    if (batch_ms < 0.1)
+        batch_ms = 0.1;
+    return (size_t)(2 * (samples + 8) * batch_ms) + 1;
 }
 
 int cwb_cmd_ab(const struct cwb_opts *o)
@@ -82,22 +95,40 @@ int cwb_cmd_ab(const struct cwb_opts *o)
            : state == CWB_COLD ? "cold (each call the next slot of a pool of 4x the LLC, "
                                  "destination out of the caches)"
                                : "random source and destination offsets (any alignment) in a "
-                                 "region of 4x the size, at least 64 KiB; both sides replay "
-                                 "the same calls");
+                                 "region of 4x the size, at least 64 KiB");
+    if (state != CWB_RANDOM)
+        for (int j = 0; j < 2; j++) {
+            size_t sa = (CWB_SRC_BASE + (size_t)off[j][0]) % CWB_PAGE;
+            size_t da = (CWB_DST_BASE + (size_t)off[j][1]) % CWB_PAGE;
+            printf("%s  %c: src at page offset %zu, dst at %zu: (dst - src) mod 4096 = %zu%s\n",
+                   j == 0 ? "placement" : "         ", "AB"[j], sa, da,
+                   (da - sa + CWB_PAGE) % CWB_PAGE,
+                   (da - sa + CWB_PAGE) % CWB_PAGE < CWB_LINE ? " (4K-aliased)" : "");
+        }
+    if (state == CWB_RANDOM)
+        printf("calls: sequences of %zu calls, every call's offsets drawn by splitmix64 (seed "
+               "%llu), so every\npage-offset relation occurs; before each batch a side gets a "
+               "sequence it has not run (the\nsides of a sample round share one) and replays "
+               "it from the start, each call once\n", cwb_seq_calls(),
+               (unsigned long long)o->seed);
     printf("%d interleaved samples per side after a warm-up; GB/s (bytes counted once), median "
            "±half IQR;\nB/A = Hodges-Lehmann ratio with its 95%% CI\n\n", samples);
     printf("%-10s %14s %14s %7s %17s  %s\n", "size", "A GB/s", "B GB/s", "B/A", "95% CI",
            "verdict (B vs A)");
     double ratios[CWB_MAX_SIZES];
     size_t nr = 0;
-    struct cwb_tally tally = {0, 0, 0};
-    int failed = 0, few = 0;
-    cwb_progress_begin("a/b", ns);
+    struct cwb_tally tally;
+    memset(&tally, 0, sizeof tally);
+    int failed = 0, few = 0, wrapped_any = 0;
+    size_t units = 0, done = 0;
+    for (size_t i = 0; i < ns; i++)
+        units += cell_units(sizes[i], samples);
+    cwb_progress_begin("a/b", units);
     for (size_t i = 0; i < ns; i++) {
         char sz[32], ca[32], cb[32], ci[48], v[160];
         cwb_fmt_size(sizes[i], sz, sizeof sz);
         struct cwb_spec sp[2];
-        struct cwb_call *calls = NULL;
+        struct cwb_run runs[2];
         memset(sp, 0, sizeof sp);
         for (int j = 0; j < 2; j++) {
             sp[j].state = state;
@@ -105,22 +136,26 @@ int cwb_cmd_ab(const struct cwb_opts *o)
             sp[j].src_off = off[j][0];
             sp[j].dst_off = off[j][1];
         }
+        int wrapped = 0, rc;
         if (state == CWB_RANDOM) {
             size_t region = sizes[i] * 4 > ((size_t)64 << 10) ? sizes[i] * 4 : (size_t)64 << 10;
             if (region > e.pool - 16384)
                 region = e.pool - 16384;
-            /* Both sides replay the same calls: the comparison is paired. */
-            calls = cwb_random_calls(sizes[i], region, 1024, &e.rng);
             for (int j = 0; j < 2; j++) {
-                sp[j].calls = calls;
-                sp[j].n_calls = calls ? 1024 : 0;
                 sp[j].region = region;
                 sp[j].src_off = sp[j].dst_off = -1;
             }
+            /* Offsets drawn afresh before every batch, the two sides
+             * sharing each round's sequence: a short sequence replayed
+             * again and again is one the branch predictor learns. */
+            rc = cwb_measure_random(&e, sp, rt, 2, sizes[i], region - sizes[i] + 1, o->seed + i,
+                                    runs, &wrapped);
+        } else {
+            rc = cwb_measure_each(&e, sp, rt, 2, runs);
         }
-        struct cwb_run runs[2];
-        if (cwb_measure_each(&e, sp, rt, 2, runs) != 0)
+        if (rc != 0)
             failed = 1;
+        wrapped_any |= wrapped;
         double *x[2] = {NULL, NULL};
         for (int j = 0; j < 2; j++) {
             if (runs[j].unavailable || runs[j].failed)
@@ -156,18 +191,23 @@ int cwb_cmd_ab(const struct cwb_opts *o)
             free(x[j]);
             cwb_run_free(&runs[j]);
         }
-        free(calls);
-        cwb_progress_step(i + 1);
+        cwb_progress_step(done += cell_units(sizes[i], samples));
     }
     cwb_progress_end();
     if (nr > 0) {
         double g = cwb_geomean(ratios, nr);
+        char line[320];
         printf("%-10s %14s %14s %7.3f\n", "geomean", "", "", g);
-        printf("\noverall: B is %s than A by %.1f%% (geometric mean over %zu sizes): "
-               "significantly faster at %zu, slower at %zu, within noise at %zu\n",
-               g >= 1 ? "faster" : "slower", fabs(g - 1) * 100, nr, tally.faster, tally.slower,
-               tally.noise);
+        /* The sentence follows the significant sizes only; the geometric
+         * mean weighs the sizes within noise too, so it is a figure, never
+         * the verdict. */
+        printf("\noverall: %s (geometric mean of B/A over the %zu size%s: %.3f)\n",
+               cwb_tally_sentence(&tally, "B", "A", "size", line, sizeof line), nr,
+               nr == 1 ? "" : "s", g);
     }
+    if (wrapped_any)
+        printf("warning: a batch was longer than its call sequence and replayed part of it; "
+               "rerun with a larger --calls\n");
     if (few)
         printf("warning: fewer than %d samples per side, the test has little power; use "
                "--samples 15 or more\n", CWB_MIN_SAMPLES);

@@ -1,5 +1,6 @@
 /* cwbench size-distribution files and the sampler. */
 #include "dist.h"
+#include "bench.h"
 
 #include <errno.h>
 #include <math.h>
@@ -188,4 +189,88 @@ size_t cwb_dist_sample(const struct cwb_dist *d, uint64_t *rng_state)
             lo = mid + 1;
     }
     return d->sizes[lo];
+}
+
+int cwb_dist_fixed(struct cwb_dist *d, size_t size)
+{
+    d->sizes = malloc(sizeof *d->sizes);
+    d->cum = malloc(sizeof *d->cum);
+    if (!d->sizes || !d->cum) {
+        cwb_dist_free(d);
+        return -1;
+    }
+    d->sizes[0] = size;
+    d->cum[0] = 1.0;
+    d->n = 1;
+    d->mean_size = (double)size;
+    return 0;
+}
+
+/* ---- call sequences -------------------------------------------------------- */
+
+void cwb_dist_draw(const struct cwb_dist *d, struct cwb_call *calls, size_t n, size_t span,
+                   uint64_t *rng)
+{
+    for (size_t i = 0; i < n; i++) {
+        calls[i].n = cwb_dist_sample(d, rng);
+        /* span is at most a few MiB: the modulo bias is below 2^-40. */
+        calls[i].soff = span > 1 ? (size_t)(cwb_rng_next(rng) % span) : 0;
+        calls[i].doff = span > 1 ? (size_t)(cwb_rng_next(rng) % span) : 0;
+    }
+}
+
+static void seq_draw(struct cwb_seq *s)
+{
+    cwb_dist_draw(s->d, s->calls, s->n, s->span, &s->rng);
+    s->ran = 0;
+    s->draws++;
+}
+
+int cwb_seq_init(struct cwb_seq *s, const struct cwb_dist *d, size_t n, size_t span,
+                 uint64_t seed)
+{
+    memset(s, 0, sizeof *s);
+    s->d = d;
+    s->span = span;
+    /* Its own stream, apart from the run order's: the sequence of a seed
+     * does not depend on how many shuffles the engine made. */
+    s->rng = seed ^ 0x5e9ca11d5u;
+    return cwb_seq_resize(s, n);
+}
+
+int cwb_seq_resize(struct cwb_seq *s, size_t n)
+{
+    if (n == 0 || n > SIZE_MAX / sizeof *s->calls)
+        return -1;
+    struct cwb_call *c = realloc(s->calls, n * sizeof *c);
+    if (!c)
+        return -1;
+    s->calls = c;
+    s->n = n;
+    seq_draw(s);
+    return 0;
+}
+
+void cwb_seq_before_batch(struct cwb_seq *s, unsigned who)
+{
+    uint64_t bit = (uint64_t)1 << (who % CWB_SEQ_MAX_USERS);
+    s->batches++;
+    if (s->ran & bit)
+        seq_draw(s);
+    s->ran |= bit;
+}
+
+void cwb_seq_free(struct cwb_seq *s)
+{
+    free(s->calls);
+    s->calls = NULL;
+    s->n = 0;
+}
+
+size_t cwb_pow2_at_least(size_t n)
+{
+    size_t p = 1;
+    while (p < n)
+        p <<= 1;
+    return p;
 }

@@ -23,5 +23,88 @@ size_t cwb_dist_sample(const struct cwb_dist *d, uint64_t *rng_state);
 void cwb_dist_free(struct cwb_dist *d);
 /* splitmix64: deterministic for a given seed, full 64-bit period. */
 uint64_t cwb_rng_next(uint64_t *state);
+/* A distribution of one size (probability 1): what `--ab --state random`
+ * draws its calls from. 0, or -1 when out of memory. */
+int cwb_dist_fixed(struct cwb_dist *d, size_t size);
+
+/* ---- Call sequences drawn afresh ------------------------------------------
+ * A sequence the timed loop replays over and over is one a branch
+ * predictor learns: on an Intel Xeon a 4096-call sequence from a fleet
+ * distribution read cw_memcpy/glibc 1.07-2.54 where 65536 calls read
+ * 1.01-1.07. So no batch ever replays a pattern: every call is drawn
+ * (size and both offsets) from a splitmix64 stream, and a routine gets a
+ * new sequence before each of its batches. */
+
+/* The engine's call: offsets into the source and destination regions and
+ * bytes (bench.h). */
+struct cwb_call;
+
+/* calls[0..n): sizes drawn from d, source and destination offsets uniform
+ * in [0, span) each (any byte alignment). */
+void cwb_dist_draw(const struct cwb_dist *d, struct cwb_call *calls, size_t n, size_t span,
+                   uint64_t *rng);
+
+/* The sequence routines 0..63 replay, redrawn in place whenever the routine
+ * about to run a batch has already run the current one: no routine meets a
+ * sequence twice, and the routines of one sample round mostly share one. */
+#define CWB_SEQ_MAX_USERS 64
+struct cwb_seq {
+    const struct cwb_dist *d;
+    struct cwb_call *calls;
+    size_t n, span;
+    uint64_t rng;
+    uint64_t ran;           /* bit i: routine i has run the current sequence */
+    unsigned long long draws; /* sequences drawn so far */
+    size_t batches;         /* cwb_seq_before_batch calls so far */
+    int progress;           /* cwb_measure_fresh: each batch is a progress step */
+};
+/* n calls (n >= 1), offsets in [0, span); the first sequence is drawn.
+ * 0, or -1 when out of memory. */
+int cwb_seq_init(struct cwb_seq *s, const struct cwb_dist *d, size_t n, size_t span,
+                 uint64_t seed);
+/* Grows the sequence to n calls (and draws a fresh one); 0 or -1. */
+int cwb_seq_resize(struct cwb_seq *s, size_t n);
+/* Routine `who` (< CWB_SEQ_MAX_USERS) is about to run a batch. */
+void cwb_seq_before_batch(struct cwb_seq *s, unsigned who);
+void cwb_seq_free(struct cwb_seq *s);
+/* The smallest power of two >= n (n <= SIZE_MAX / 2). */
+size_t cwb_pow2_at_least(size_t n);
+
+
+/* ---- Measuring on fresh sequences (distbench.c) ------------------------ */
+
+struct cwb_engine;
+struct cwb_spec;
+struct cwb_routine;
+struct cwb_run;
+
+/* Calls per sequence when --calls does not say: at 65536 the ratio of two
+ * routines no longer moved with the length even when the sequence
+ * repeated (4096: 1.07-2.54, 16384: 1.03-1.13, 65536: 1.01-1.07). */
+#define CWB_SEQ_DEFAULT_CALLS ((size_t)1 << 16)
+#define CWB_SEQ_MIN_CALLS ((size_t)1 << 10)
+#define CWB_SEQ_MAX_CALLS ((size_t)1 << 24)
+/* --calls N for dist and --ab --state random (0: the default). */
+void cwb_seq_set_calls(size_t n);
+size_t cwb_seq_calls(void);
+
+/* cwb_measure_each for random-state cells (specs[i].state and .region set
+ * by the caller) where every batch of every routine replays a sequence
+ * drawn for it from seq (cwb_seq_before_batch). Batches stop growing at
+ * the first one that lasts the minimum sample time, and a pilot round
+ * grows seq (to a power of two) until it holds more calls than any batch
+ * makes, so a batch never replays a call. *wrapped is set when even the
+ * grown sequence was shorter than a batch (the batches then wrapped
+ * around it). Returns as cwb_measure_each. */
+int cwb_measure_fresh(struct cwb_engine *e, struct cwb_spec *specs,
+                      const struct cwb_routine *const *rt, size_t nrt, struct cwb_seq *seq,
+                      struct cwb_run *out, int *wrapped);
+
+/* A random-state cell of `size`-byte calls (--ab --state random; meant for
+ * sweep's random state too): offsets uniform in [0, span) drawn afresh as
+ * cwb_measure_fresh does, --calls calls a sequence, seeded by seed. */
+int cwb_measure_random(struct cwb_engine *e, struct cwb_spec *specs,
+                       const struct cwb_routine *const *rt, size_t nrt, size_t size, size_t span,
+                       uint64_t seed, struct cwb_run *out, int *wrapped);
 
 #endif

@@ -1,111 +1,190 @@
 /* `cwbench dist FILE`: call sizes drawn from a size-distribution file (as
  * LLVM libc benchmarks memcpy on fleet distributions), at random source and
  * destination offsets within an L1-sized region; calls/s and bytes/s per
- * routine, interleaved, with verdicts against glibc memcpy. */
+ * routine, interleaved, with verdicts against glibc memcpy. Every batch
+ * replays a sequence drawn for it alone (cwb_measure_fresh): a sequence the
+ * loop replayed again and again would be learnt by the branch predictor,
+ * and learnt better for one routine's branches than another's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "dist.h"
+#include "progress.h"
 #include "stats.h"
 
 static const char *const default_routines[] = {
     "cw_memcpy", "glibc_memcpy", "rep_movsb", "cw_memcpy_nt", NULL,
 };
 
-int cwb_cmd_dist(const struct cwb_opts *o)
+static size_t calls_opt;
+
+void cwb_seq_set_calls(size_t n)
 {
-    double t_start = cwb_now();
-    const struct cwb_routine *rt[CWB_MAX_ROUTINES];
-    size_t nrt;
-    if (cwb_pick_routines(o->routines, default_routines, rt, &nrt) != 0)
-        return 2;
+    calls_opt = n;
+}
+
+size_t cwb_seq_calls(void)
+{
+    return calls_opt ? calls_opt : CWB_SEQ_DEFAULT_CALLS;
+}
+
+/* ---- batches on fresh sequences ------------------------------------------ */
+
+/* The routine as the engine sees it: the same copy function, and before
+ * each batch (outside the timed region) its own preparation, then a fresh
+ * sequence when this routine has already run the current one. */
+struct fresh { const struct cwb_routine *inner; struct cwb_seq *seq; unsigned who; };
+
+static void fresh_prepare(const void *ctx)
+{
+    const struct fresh *f = ctx;
+    cwb_routine_prepare(f->inner);
+    cwb_seq_before_batch(f->seq, f->who);
+    if (f->seq->progress)
+        cwb_progress_step(f->seq->batches);
+}
+
+static size_t max_batch(const struct cwb_run *out, size_t nrt)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < nrt; i++)
+        if (out[i].calls > k)
+            k = out[i].calls;
+    return k;
+}
+
+/* A sequence 1.5x the longest batch: the next calibration may land a
+ * little longer. */
+static int grow_for(struct cwb_seq *seq, size_t k)
+{
+    if (k <= seq->n)
+        return 0;
+    size_t want = cwb_pow2_at_least(k + k / 2);
+    if (want > CWB_SEQ_MAX_CALLS)
+        want = CWB_SEQ_MAX_CALLS;
+    return want > seq->n ? cwb_seq_resize(seq, want) : 0;
+}
+
+int cwb_measure_fresh(struct cwb_engine *e, struct cwb_spec *specs,
+                      const struct cwb_routine *const *rt, size_t nrt, struct cwb_seq *seq,
+                      struct cwb_run *out, int *wrapped)
+{
+    struct fresh ctx[CWB_MAX_ROUTINES];
+    struct cwb_routine wrapped_rt[CWB_MAX_ROUTINES];
+    const struct cwb_routine *wp[CWB_MAX_ROUTINES] = {NULL};
+    _Static_assert(CWB_MAX_ROUTINES <= CWB_SEQ_MAX_USERS, "one sequence bit per routine");
+    *wrapped = 0;
+    if (nrt > CWB_MAX_ROUTINES)
+        nrt = CWB_MAX_ROUTINES; /* cwb_pick_routines never gives more */
+    for (size_t i = 0; i < nrt; i++) {
+        ctx[i] = (struct fresh){rt[i], seq, (unsigned)i};
+        wrapped_rt[i] = *rt[i];
+        /* The replay calls fn with each call's own size; the sequence
+         * changes under it, so no per-size function applies. */
+        wrapped_rt[i].for_size = NULL;
+        wrapped_rt[i].prepare = fresh_prepare;
+        wrapped_rt[i].ctx = &ctx[i];
+        wp[i] = &wrapped_rt[i];
+    }
+    /* The settle-within-2% rule could grow a batch to 10x the minimum
+     * sample time (and the sequence with it); with every batch on new
+     * calls it would only chase the sequences' own variation. */
+    double saved_max = e->max_sample;
+    int saved_samples = e->samples;
+    e->max_sample = e->min_sample;
+    /* Pilot: calibration and one sample, to learn the batch lengths. Its
+     * samples are no result: the preemption counts leave them out. */
+    int retried = e->retried, preempted = e->preempted;
+    size_t total = e->total_samples;
+    e->samples = 1;
+    for (size_t i = 0; i < nrt; i++) {
+        specs[i].calls = seq->calls;
+        specs[i].n_calls = seq->n;
+    }
+    int rc = cwb_measure_each(e, specs, wp, nrt, out);
+    e->samples = saved_samples;
+    e->retried = retried;
+    e->preempted = preempted;
+    e->total_samples = total;
+    size_t k = max_batch(out, nrt);
+    /* A failed pilot leaves only the reasons in out (its one sample each
+     * is no result). */
+    for (size_t i = 0; rc != 0 && i < nrt; i++)
+        cwb_run_free(&out[i]);
+    for (int attempt = 0; rc == 0; attempt++) {
+        for (size_t i = 0; i < nrt; i++)
+            cwb_run_free(&out[i]);
+        /* Out of memory keeps the shorter sequence: the batches then wrap
+         * around it, and *wrapped says so. */
+        (void)grow_for(seq, k);
+        for (size_t i = 0; i < nrt; i++) {
+            specs[i].calls = seq->calls;
+            specs[i].n_calls = seq->n;
+        }
+        rc = cwb_measure_each(e, specs, wp, nrt, out);
+        k = max_batch(out, nrt);
+        if (k <= seq->n || attempt == 2)
+            break;
+    }
+    e->max_sample = saved_max;
+    *wrapped = rc == 0 && k > seq->n;
+    return rc;
+}
+
+int cwb_measure_random(struct cwb_engine *e, struct cwb_spec *specs,
+                       const struct cwb_routine *const *rt, size_t nrt, size_t size, size_t span,
+                       uint64_t seed, struct cwb_run *out, int *wrapped)
+{
     struct cwb_dist d;
-    char err[512];
-    if (cwb_dist_load(&d, o->file, err, sizeof err) != 0)
-        return cwb_usage_error("%s", err);
+    struct cwb_seq seq;
+    int rc = -1;
+    *wrapped = 0;
+    if (cwb_dist_fixed(&d, size) == 0 &&
+        cwb_seq_init(&seq, &d, cwb_seq_calls(), span, seed) == 0) {
+        rc = cwb_measure_fresh(e, specs, rt, nrt, &seq, out, wrapped);
+        cwb_seq_free(&seq);
+    } else {
+        for (size_t j = 0; j < nrt; j++) {
+            memset(&out[j], 0, sizeof out[j]);
+            out[j].failed = 1;
+            snprintf(out[j].err, sizeof out[j].err, "%s: out of memory for the calls",
+                     rt[j]->name);
+        }
+    }
+    cwb_dist_free(&d);
+    return rc;
+}
 
-    size_t ncalls = o->quick ? 512 : 4096;
-    size_t l1 = cw_get_info()->l1d_size ? cw_get_info()->l1d_size : (size_t)32 << 10;
-    uint64_t rng = o->seed;
-    struct cwb_call *calls = malloc(ncalls * sizeof *calls);
-    if (calls == NULL) {
-        cwb_dist_free(&d);
-        return 1;
-    }
-    size_t maxn = 0;
-    double total = 0;
-    for (size_t i = 0; i < ncalls; i++) {
-        calls[i].n = cwb_dist_sample(&d, &rng);
-        /* Any byte offset: the alignment is random too, as in a real
-         * program's calls. */
-        calls[i].soff = (size_t)(cwb_rand(&rng) % l1);
-        calls[i].doff = (size_t)(cwb_rand(&rng) % l1);
-        if (calls[i].n > maxn)
-            maxn = calls[i].n;
-        total += (double)calls[i].n;
-    }
-    size_t region = l1 + maxn;
-    int samples = o->samples ? o->samples : o->quick ? 3 : 15;
-    struct cwb_engine e;
-    if (cwb_engine_init(&e, region + ((size_t)64 << 10), samples, o->quick ? 20e-6 : 200e-6,
-                        o->seed) != 0) {
-        fprintf(stderr, "cwbench: cannot allocate the buffers\n");
-        free(calls);
-        cwb_dist_free(&d);
-        return 1;
-    }
-    e.stack_at = o->stack_at;
-    struct cwb_results res;
-    cwb_results_init(&res);
-    cwb_common_meta(&res, o, "cwbench dist");
-    cwb_results_meta(&res, "dist_file", o->file);
-    struct cwb_spec sp = {.state = CWB_RANDOM, .size = (size_t)(total / (double)ncalls + 0.5),
-                          .calls = calls, .n_calls = ncalls, .region = region,
-                          .src_off = -1, .dst_off = -1};
-    char a[32], b[32];
-    printf("cwbench dist %s: %zu distinct sizes, mean %.1f B (file), %zu-call sequence with mean "
-           "%.1f B, max %s\n", o->file, d.n, d.mean_size, ncalls, total / (double)ncalls,
-           cwb_fmt_size(maxn, a, sizeof a));
-    printf("random source and destination offsets (any alignment) within %s; every routine "
-           "replays the same sequence; %d interleaved samples\n\n",
-           cwb_fmt_size(l1, b, sizeof b), samples);
-    struct cwb_run runs[CWB_MAX_ROUTINES];
-    cwb_progress_begin("dist", 1);
-    int failed = cwb_measure(&e, &sp, rt, nrt, runs) != 0;
-    cwb_progress_end();
+/* ---- the subcommand -------------------------------------------------------- */
 
-    double *cps[CWB_MAX_ROUTINES];
+static void add_cell(struct cwb_results *res, const char *name, size_t size, const double *cps,
+                     const struct cwb_run *run)
+{
+    struct cwb_cell proto;
+    memset(&proto, 0, sizeof proto);
+    snprintf(proto.routine, sizeof proto.routine, "%s", name);
+    snprintf(proto.bench, sizeof proto.bench, "dist");
+    snprintf(proto.state, sizeof proto.state, "random");
+    snprintf(proto.unit, sizeof proto.unit, "calls/s");
+    proto.size = size;
+    proto.src_off = proto.dst_off = -1;
+    proto.higher_is_better = 1;
+    double *cpu = malloc(run->n * sizeof(double) + 1);
+    if (cpu != NULL)
+        for (size_t k = 0; k < run->n; k++)
+            cpu[k] = run->cpu[k] > 0 ? (double)run->calls / run->cpu[k] : NAN;
+    cwb_results_add(res, &proto, cps, cpu, run->n);
+    free(cpu);
+}
+
+static void print_table(const struct cwb_routine *const *rt, size_t nrt, struct cwb_run *runs,
+                        double *const *cps, double mean_size)
+{
     size_t g = cwb_routine_index(rt, nrt, "glibc_memcpy");
-    printf("%-22s %14s %*s %9s %9s  %s\n", "routine", "Mcalls/s", cwb_colw("±%", 7), "±%",
-           "GB/s", "ns/call",
-           "verdict vs glibc_memcpy (calls/s)");
-    for (size_t j = 0; j < nrt; j++) {
-        cps[j] = NULL;
-        if (runs[j].n == 0)
-            continue;
-        cps[j] = malloc(runs[j].n * sizeof(double));
-        if (cps[j] == NULL)
-            continue;
-        for (size_t k = 0; k < runs[j].n; k++)
-            cps[j][k] = (double)runs[j].calls / runs[j].wall[k];
-        struct cwb_cell proto;
-        memset(&proto, 0, sizeof proto);
-        snprintf(proto.routine, sizeof proto.routine, "%s", rt[j]->name);
-        snprintf(proto.bench, sizeof proto.bench, "dist");
-        snprintf(proto.state, sizeof proto.state, "random");
-        snprintf(proto.unit, sizeof proto.unit, "calls/s");
-        proto.size = sp.size;
-        proto.src_off = proto.dst_off = -1;
-        proto.higher_is_better = 1;
-        double *cpu = malloc(runs[j].n * sizeof(double));
-        if (cpu != NULL)
-            for (size_t k = 0; k < runs[j].n; k++)
-                cpu[k] = runs[j].cpu[k] > 0 ? (double)runs[j].calls / runs[j].cpu[k] : NAN;
-        cwb_results_add(&res, &proto, cps[j], cpu, runs[j].n);
-        free(cpu);
-    }
+    printf("%-22s %10s %*s %8s %8s %8s  %s\n", "routine", "Mcalls/s", cwb_colw("±%", 6), "±%",
+           "GB/s", "ns/call", "batch", "verdict vs glibc_memcpy (calls/s)");
     for (size_t j = 0; j < nrt; j++) {
         if (runs[j].n == 0 || cps[j] == NULL) {
             printf("%-22s %s\n", rt[j]->name, runs[j].failed ? "FAILED" : "n/a");
@@ -122,17 +201,104 @@ int cwb_cmd_dist(const struct cwb_opts *o)
             cwb_verdict(&c, 1, v, sizeof v);
         else if (j != g)
             snprintf(v, sizeof v, "-");
-        printf("%-22s %14.2f %7.1f %9.2f %9.1f  %s%s\n", rt[j]->name, med / 1e6, spread * 100,
-               med * runs[j].bytes / (double)runs[j].calls / 1e9, 1e9 / med, v,
+        printf("%-22s %10.2f %6.1f %8.2f %8.1f %8zu  %s%s\n", rt[j]->name, med / 1e6,
+               spread * 100, med * mean_size / 1e9, 1e9 / med, runs[j].calls, v,
                runs[j].preempted ? " *" : "");
     }
+}
+
+int cwb_cmd_dist(const struct cwb_opts *o)
+{
+    double t_start = cwb_now();
+    const struct cwb_routine *rt[CWB_MAX_ROUTINES];
+    size_t nrt;
+    if (cwb_pick_routines(o->routines, default_routines, rt, &nrt) != 0)
+        return 2;
+    struct cwb_dist d;
+    char err[512];
+    if (cwb_dist_load(&d, o->file, err, sizeof err) != 0)
+        return cwb_usage_error("%s", err);
+    size_t maxn = 0;
+    for (size_t i = 0; i < d.n; i++)
+        maxn = d.sizes[i] > maxn ? d.sizes[i] : maxn;
+    size_t l1 = cw_get_info()->l1d_size ? cw_get_info()->l1d_size : (size_t)32 << 10;
+    /* Any size of the file can be drawn in any batch: the region holds the
+     * largest one at the last offset. */
+    size_t region = l1 + maxn;
+    /* Batches of at least 0.5 ms: the fastest routines then replay most
+     * of a 64Ki-call sequence in one (10-20 ns a call). */
+    int samples = o->samples ? o->samples : o->quick ? 3 : 15;
+    struct cwb_seq seq;
+    struct cwb_engine e;
+    if (cwb_seq_init(&seq, &d, cwb_seq_calls(), l1, o->seed) != 0 ||
+        cwb_engine_init(&e, region + ((size_t)64 << 10), samples, o->quick ? 20e-6 : 500e-6,
+                        o->seed) != 0) {
+        fprintf(stderr, "cwbench: cannot allocate the buffers (%zu MiB each)\n",
+                (region >> 20) + 1);
+        cwb_seq_free(&seq);
+        cwb_dist_free(&d);
+        return 1;
+    }
+    e.stack_at = o->stack_at;
+    size_t asked = seq.n;
+    struct cwb_results res;
+    cwb_results_init(&res);
+    cwb_common_meta(&res, o, "cwbench dist");
+    cwb_results_meta(&res, "dist_file", o->file);
+    char a[32], b[32];
+    printf("cwbench dist %s: %zu distinct sizes, mean %.1f B, max %s\n", o->file, d.n,
+           d.mean_size, cwb_fmt_size(maxn, a, sizeof a));
+    printf("calls: sequences of %zu calls, each call's size drawn from the file's "
+           "probabilities and its source\nand destination offsets uniform in [0, %s) (any "
+           "alignment), by splitmix64 (seed %llu). Before\nevery batch a routine gets a "
+           "sequence it has not run (drawn afresh; the routines of a sample\nround share one), "
+           "and the batch replays it from the start, each call once: no call pattern\n"
+           "repeats for the branch predictor to learn. %d interleaved samples per routine.\n\n",
+           seq.n, cwb_fmt_size(l1, b, sizeof b), (unsigned long long)o->seed, samples);
+    fflush(stdout);
+    struct cwb_spec sp[CWB_MAX_ROUTINES];
+    for (size_t j = 0; j < nrt; j++)
+        sp[j] = (struct cwb_spec){.state = CWB_RANDOM, .size = (size_t)(d.mean_size + 0.5),
+                                  .region = region, .src_off = -1, .dst_off = -1};
+    struct cwb_run runs[CWB_MAX_ROUTINES];
+    int wrapped;
+    /* Progress in batches: per routine a pilot (a calibration of about
+     * seven batches and one sample), then a calibration and the samples. */
+    seq.progress = 1;
+    cwb_progress_begin("dist", (size_t)(samples + 15) * nrt);
+    int failed = cwb_measure_fresh(&e, sp, rt, nrt, &seq, runs, &wrapped) != 0;
+    cwb_progress_end();
+
+    double *cps[CWB_MAX_ROUTINES];
+    for (size_t j = 0; j < nrt; j++) {
+        cps[j] = NULL;
+        if (runs[j].n == 0 || (cps[j] = malloc(runs[j].n * sizeof(double))) == NULL)
+            continue;
+        for (size_t k = 0; k < runs[j].n; k++)
+            cps[j][k] = (double)runs[j].calls / runs[j].wall[k];
+        add_cell(&res, rt[j]->name, sp[j].size, cps[j], &runs[j]);
+    }
+    print_table(rt, nrt, runs, cps, d.mean_size);
+    printf("\nbatch: calls per sample (time-calibrated, at most the sequence length); GB/s = "
+           "calls/s x the file's\nmean size. %llu sequences drawn", seq.draws);
+    if (seq.n != asked)
+        printf("; the sequence grew from %zu to %zu calls to exceed the longest batch",
+               asked, seq.n);
+    printf(".\n");
+    if (wrapped)
+        printf("warning: a batch was longer than the %zu-call sequence and replayed part of "
+               "it twice; rerun with --calls %zu\n", seq.n, 2 * seq.n);
+    snprintf(a, sizeof a, "%zu", seq.n);
+    cwb_results_meta(&res, "dist_sequence_calls", a);
+    cwb_results_meta(&res, "dist_sequence", "fresh per batch: sizes from the file, offsets "
+                     "uniform in the L1-sized region, splitmix64");
     for (size_t j = 0; j < nrt; j++) {
         free(cps[j]);
         cwb_run_free(&runs[j]);
     }
     cwb_print_preemption(&e);
     cwb_engine_free(&e);
-    free(calls);
+    cwb_seq_free(&seq);
     cwb_dist_free(&d);
     if (cwb_write_outputs(&res, o) != 0)
         failed = 1;

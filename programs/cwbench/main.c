@@ -319,6 +319,7 @@ int main(int argc, char **argv)
      * way). libpmem reads it lazily, on its first pmem_is_pmem(), not in
      * its constructor, so main() is early enough. */
     setenv("PMEM_IS_PMEM_FORCE", "1", 1);
+    cwb_results_set_command_line(argc, argv); /* for the JSON context */
 
     int mode = M_REPORT, i = 1;
     struct cwb_opts o;

@@ -4,9 +4,10 @@
  * every line), hot (re-walked until resident) and right after a routine
  * copies N bytes:
  *   evicted fraction = (t_after - t_hot) / (t_cold - t_hot).
- * On a shared machine the victim also decays with no copy at all, so every
- * table has a no-copy row that waits as long as the copies take, and each
- * routine is tested against it (docs/BENCHMARKS.md, "Pollution"). */
+ * On a shared machine the victim also decays with no copy at all, so each
+ * routine has a background row that busy-waits as long as its copies take;
+ * the routine's own share is what it evicted of what that background left
+ * (docs/BENCHMARKS.md, "Pollution"). */
 #include <emmintrin.h>
 #include <errno.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 #include <x86intrin.h>
 
 #include "cmd.h"
+#include "progress.h"
 #include "stats.h"
 
 #define LINE 64
@@ -26,8 +28,13 @@
 #define WARM_SETTLED 1.03
 #define WARM_MAX 8
 /* A repetition disturbed by a context switch is repeated up to this many
- * times, then kept and counted as disturbed. */
+ * times, then kept and counted as disturbed; LONG_RETRIES for windows
+ * longer than SHORT_WINDOW seconds. */
 #define MAX_RETRIES 20
+#define LONG_RETRIES 2
+#define SHORT_WINDOW 0.005
+/* The L3 victim's share of the default run's two minutes. */
+#define L3_BUDGET_S 50.0
 
 struct victim { unsigned char *base; size_t bytes, lines; const char *name, *next; };
 
@@ -160,7 +167,8 @@ static void busy_wait(double seconds)
         ;
 }
 
-/* Rows: the routines, then the no-copy control, then the push-down
+/* Rows of a table: the routines' copies, then for each routine a busy wait
+ * as long as its copies take (its own background), then the push-down
  * reference (L1 and L2 victims only). */
 struct prow { double *after, *hot, *cold, *cpu, *frac; size_t n; int failed; };
 
@@ -170,38 +178,27 @@ struct prun {
     size_t nrt, nrow, copy_bytes;
     unsigned char *src, *dst, *scratch;
     size_t scratch_bytes, push_bytes; /* push_bytes: twice the victim's level */
-    double *durations; /* wall time of every copy so far */
-    size_t n_durations;
+    double *dur;    /* dur[j * cap + k]: wall time of routine j's k-th copy */
+    size_t *ndur, cap;
     int retried, disturbed;
+    double units_per_rep;   /* progress: this table's estimate / reps */
 };
 
-static int cmp_d(const void *a, const void *b)
+/* Routine j's background row waits as long as its median copy so far. */
+static double median_duration(const struct prun *p, size_t j)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The no-copy row waits as long as the median copy so far takes. */
-static double median_duration(struct prun *p)
-{
-    if (p->n_durations == 0)
+    struct cwb_summary s;
+    if (p->ndur[j] == 0)
         return 0;
-    double *t = malloc(p->n_durations * sizeof *t);
-    if (t == NULL)
-        return p->durations[0];
-    for (size_t i = 0; i < p->n_durations; i++)
-        t[i] = p->durations[i];
-    qsort(t, p->n_durations, sizeof *t, cmp_d);
-    double m = t[p->n_durations / 2];
-    free(t);
-    return m;
+    cwb_summarize(&p->dur[j * p->cap], p->ndur[j], &s);
+    return s.median;
 }
 
 /* One repetition of row j; 0, or 1 when the routine copied wrong bytes. */
 static int measure_once(struct prun *p, size_t j, struct prow *row)
 {
     size_t nrt = p->nrt;
-    double wait = j == nrt ? median_duration(p) : 0;
+    double wait = j >= nrt && j < 2 * nrt ? median_duration(p, j - nrt) : 0;
     double t_cold, t_hot, t_after, c0 = 0, c1 = 0, w0 = 0, w1 = 0;
     for (int attempt = 0;; attempt++) {
         if (j < nrt)
@@ -214,7 +211,7 @@ static int measure_once(struct prun *p, size_t j, struct prow *row)
         c0 = cwb_cpu_now(), w0 = cwb_now();
         if (j < nrt)
             p->rt[j]->fn(p->dst, p->src, p->copy_bytes);
-        else if (j == nrt)
+        else if (j < 2 * nrt)
             busy_wait(wait);
         else
             push_down(p->scratch, p->push_bytes);
@@ -229,7 +226,10 @@ static int measure_once(struct prun *p, size_t j, struct prow *row)
         int disturbed = s1 != s0 || fabs((c2 - c0) - (w2 - w0)) > 0.05 * (w2 - w0);
         if (!disturbed)
             break;
-        if (attempt == MAX_RETRIES) {
+        /* A window longer than a scheduler slice is seldom left alone on
+         * a busy machine: retrying it 20 times would only multiply the
+         * run time (an L3 victim's window is tens of milliseconds). */
+        if (attempt == (w2 - w0 > SHORT_WINDOW ? LONG_RETRIES : MAX_RETRIES)) {
             p->disturbed++;
             break;
         }
@@ -242,7 +242,8 @@ static int measure_once(struct prun *p, size_t j, struct prow *row)
             row->failed = 1;
             return 1;
         }
-        p->durations[p->n_durations++] = w1 - w0;
+        if (p->ndur[j] < p->cap)
+            p->dur[j * p->cap + p->ndur[j]++] = w1 - w0;
     }
     row->after[row->n] = t_after;
     row->hot[row->n] = t_hot;
@@ -252,31 +253,7 @@ static int measure_once(struct prun *p, size_t j, struct prow *row)
     return 0;
 }
 
-static void rows_free(struct prow *rows, size_t nrow)
-{
-    for (size_t j = 0; rows != NULL && j < nrow; j++) {
-        free(rows[j].after);
-        free(rows[j].hot);
-        free(rows[j].cold);
-        free(rows[j].cpu);
-        free(rows[j].frac);
-    }
-    free(rows);
-}
-
-static const char *row_name(const struct prun *p, size_t j)
-{
-    static char buf[48];
-    if (j < p->nrt)
-        return p->rt[j]->name;
-    if (j == p->nrt)
-        return "(no copy, same wait)";
-    snprintf(buf, sizeof buf, "(victim pushed to %s)", p->v->next);
-    return buf;
-}
-
-/* "above background" when the routine's fractions are significantly
- * larger than the no-copy row's (two-sided Mann-Whitney U, alpha 0.05). */
+/* Copy against its own background: two-sided Mann-Whitney U, alpha 0.05. */
 static const char *vs_background(const struct prow *r, const struct prow *bg, char *buf,
                                  size_t cap)
 {
@@ -286,17 +263,55 @@ static const char *vs_background(const struct prow *r, const struct prow *bg, ch
     struct cwb_summary a, b;
     cwb_summarize(r->frac, r->n, &a);
     cwb_summarize(bg->frac, bg->n, &b);
-    /* Survival multiplies: what the copy itself evicted, given that the
-     * background alone left 1 - b of the victim in place (only for a copy
-     * significantly above the background: otherwise it is noise). */
-    char own[32] = "";
-    int above = u.p < 0.05 && a.median > b.median;
-    if (above && 1 - b.median >= 0.2)
-        snprintf(own, sizeof own, ", own %.2f", 1 - (1 - a.median) / (1 - b.median));
-    snprintf(buf, cap, "%s (p=%.3f%s%s)",
-             above ? "above bg" : u.p < 0.05 ? "below bg" : "within bg", u.p, own,
+    snprintf(buf, cap, "%s (p%s%.3f)%s",
+             u.p >= 0.05 ? "within" : a.median > b.median ? "above" : "below",
+             u.p < 0.001 ? "<" : "=", u.p < 0.001 ? 0.001 : u.p,
              r->n < CWB_MIN_SAMPLES || bg->n < CWB_MIN_SAMPLES ? ", few samples" : "");
     return buf;
+}
+
+static void add_cell(struct cwb_results *res, const struct prun *p, const char *routine,
+                     const char *bench, const struct prow *row)
+{
+    struct cwb_cell proto;
+    memset(&proto, 0, sizeof proto);
+    snprintf(proto.routine, sizeof proto.routine, "%s", routine);
+    snprintf(proto.bench, sizeof proto.bench, "%s", bench);
+    snprintf(proto.state, sizeof proto.state, "victim-%s", p->v->name);
+    snprintf(proto.unit, sizeof proto.unit, "fraction");
+    proto.size = p->copy_bytes;
+    proto.higher_is_better = 0;
+    cwb_results_add(res, &proto, row->frac, row->cpu, row->n);
+}
+
+/* One routine's line: its copy, its background, the copy's own share. */
+static void print_row(const struct prun *p, const struct prow *rows, size_t j, double pushed,
+                      struct cwb_results *res)
+{
+    const struct prow *r = &rows[j], *bg = &rows[p->nrt + j];
+    const char *name = p->rt[j]->name;
+    if (r->failed) {
+        printf("  %-22s FAILED\n", name);
+        return;
+    }
+    if (r->n == 0)
+        return;
+    struct cwb_summary f, b, cpu;
+    cwb_summarize(r->frac, r->n, &f);
+    cwb_summarize(bg->frac, bg->n, &b);
+    cwb_summarize(r->cpu, r->n, &cpu);
+    /* Survival multiplies: of the share 1 - b the background left in
+     * place, the copy evicted own. Once the background took nearly all of
+     * the victim what is left is too little to divide. */
+    char own[16] = "n/a", lv[16] = "-", vb[48];
+    if (bg->n > 0 && 1 - b.median >= 0.2)
+        snprintf(own, sizeof own, "%.2f", 1 - (1 - f.median) / (1 - b.median));
+    if (!isnan(pushed))
+        snprintf(lv, sizeof lv, "%.2f", f.median / pushed);
+    printf("  %-22s %7.3f  [%6.3f, %6.3f] %9.3f %6s %7s %8.2f  %s\n", name, f.median, f.q1,
+           f.q3, b.median, own, lv, cpu.median * 1e3, vs_background(r, bg, vb, sizeof vb));
+    add_cell(res, p, name, "pollution", r);
+    add_cell(res, p, name, "pollution-bg", bg);
 }
 
 static void report(struct prun *p, struct prow *rows, struct cwb_results *res, int reps)
@@ -327,131 +342,151 @@ static void report(struct prun *p, struct prow *rows, struct cwb_results *res, i
         for (size_t k = 0; k < rows[j].n; k++)
             rows[j].frac[k] = (rows[j].after[k] - h.median) / (c.median - h.median);
     char a[32], b[32];
-    printf("victim %s: %s chain (%zu lines); walk hot %.2f ns/line (±%.0f%%), cold %.1f "
+    printf("victim %s: %s chain (%zu lines), walk hot %.2f ns/line (±%.0f%%), cold %.1f "
            "ns/line (±%.0f%%) over %zu walks each; copy %s\n", p->v->name,
            cwb_fmt_size(p->v->bytes, a, sizeof a), p->v->lines, h.median / (double)p->v->lines,
            50 * (h.q3 - h.q1) / h.median, c.median / (double)p->v->lines,
            50 * (c.q3 - c.q1) / c.median, total, cwb_fmt_size(p->copy_bytes, b, sizeof b));
     if (!(c.median - h.median > 0.2 * c.median)) {
-        printf("  the victim does not stay cached here (hot and cold walks within 20%%: the "
-               "level is\n  taken by other tenants), so no evicted fraction can be measured\n");
+        printf("  not measurable: hot and cold walks within 20%% of each other (the level is "
+               "taken by other\n  tenants), so no evicted fraction can be told from noise\n");
         return;
     }
     /* On a victim cache hierarchy (AMD: lines leaving the L2 go to the L3)
      * a victim that left its level entirely reads far below 1: scale by the
      * pushed-down reference too, so "left L2" = 1 means all of it left. */
     double pushed = NAN;
-    if (p->nrow > p->nrt + 1 && rows[p->nrt + 1].n > 0) {
-        struct cwb_summary s;
-        cwb_summarize(rows[p->nrt + 1].frac, rows[p->nrt + 1].n, &s);
-        if (s.median > 0.005)
-            pushed = s.median;
+    struct cwb_summary ps;
+    memset(&ps, 0, sizeof ps);
+    if (p->nrow > 2 * p->nrt && rows[2 * p->nrt].n > 0) {
+        cwb_summarize(rows[2 * p->nrt].frac, rows[2 * p->nrt].n, &ps);
+        if (ps.median > 0.005)
+            pushed = ps.median;
     }
     char left[16] = "";
     if (p->v->next != NULL)
         snprintf(left, sizeof left, "left %s", p->v->name);
-    printf("  %-24s %7s  %-16s %7s %7s  %s\n", "routine", "evicted", "[q1, q3]", left,
-           "cpu ms", "vs no copy");
-    const struct prow *bg = &rows[p->nrt];
-    for (size_t j = 0; j < p->nrow; j++) {
-        const char *name = row_name(p, j);
-        if (rows[j].failed) {
-            printf("  %-24s FAILED\n", name);
-            continue;
-        }
-        if (rows[j].n == 0)
-            continue;
-        struct cwb_summary f, cpu;
-        cwb_summarize(rows[j].frac, rows[j].n, &f);
-        cwb_summarize(rows[j].cpu, rows[j].n, &cpu);
-        char vb[64];
-        char lv[16] = "-";
-        if (!isnan(pushed))
-            snprintf(lv, sizeof lv, "%.2f", f.median / pushed);
-        printf("  %-24s %7.3f  [%6.3f, %6.3f] %7s %7.2f  %s\n", name, f.median, f.q1, f.q3, lv,
-               cpu.median * 1e3, j < p->nrt ? vs_background(&rows[j], bg, vb, sizeof vb) : "");
-        if (j > p->nrt)
-            continue;
-        struct cwb_cell proto;
-        memset(&proto, 0, sizeof proto);
-        snprintf(proto.routine, sizeof proto.routine, "%s", j < p->nrt ? name : "no_copy");
-        snprintf(proto.bench, sizeof proto.bench, "pollution");
-        snprintf(proto.state, sizeof proto.state, "victim-%s", p->v->name);
-        snprintf(proto.unit, sizeof proto.unit, "fraction");
-        proto.size = p->copy_bytes;
-        proto.higher_is_better = 0;
-        cwb_results_add(res, &proto, rows[j].frac, rows[j].cpu, rows[j].n);
-    }
-    printf("  no-copy wait %.2f ms (median copy time)", median_duration(p) * 1e3);
+    printf("  %-22s %7s  %-16s %9s %6s %7s %8s  %s\n", "routine", "evicted", "[q1, q3]",
+           "same wait", "own", left, "copy ms", "copy vs same wait");
+    for (size_t j = 0; j < p->nrt; j++)
+        print_row(p, rows, j, pushed, res);
+    if (p->nrow > 2 * p->nrt && rows[2 * p->nrt].n > 0)
+        printf("  %-22s %7.3f  [%6.3f, %6.3f]\n", "(victim pushed down)", ps.median, ps.q1,
+               ps.q3);
     if (p->retried || p->disturbed)
-        printf("; %d repetitions repeated after a context switch, %d kept disturbed of %zu",
+        printf("  %d windows repeated after a context switch, %d kept disturbed, of %zu\n",
                p->retried, p->disturbed, (size_t)reps * p->nrow);
-    printf("\n");
 }
 
 static int victim_run(struct prun *p, int reps, uint64_t *rng, struct cwb_results *res)
 {
-    size_t nrow = p->nrow;
+    size_t nrow = p->nrow, n = (size_t)reps;
     struct prow *rows = calloc(nrow, sizeof *rows);
     size_t *order = malloc(nrow * sizeof *order);
-    p->durations = malloc(((size_t)reps * p->nrt + 1) * sizeof *p->durations);
-    int rc = 0, oom = rows == NULL || order == NULL || p->durations == NULL;
+    double *block = calloc(nrow * 5 * n, sizeof *block); /* the rows' five arrays */
+    p->cap = n + 2;
+    p->dur = malloc(p->nrt * p->cap * sizeof *p->dur + 1);
+    p->ndur = calloc(p->nrt + 1, sizeof *p->ndur);
+    int rc = 0, oom = !rows || !order || !block || !p->dur || !p->ndur;
     for (size_t j = 0; !oom && j < nrow; j++) {
-        size_t n = (size_t)reps;
-        rows[j].after = calloc(n, sizeof(double));
-        rows[j].hot = calloc(n, sizeof(double));
-        rows[j].cold = calloc(n, sizeof(double));
-        rows[j].cpu = calloc(n, sizeof(double));
-        rows[j].frac = calloc(n, sizeof(double));
-        oom = !rows[j].after || !rows[j].hot || !rows[j].cold || !rows[j].cpu || !rows[j].frac;
+        double *b = block + j * 5 * n;
+        rows[j] = (struct prow){b, b + n, b + 2 * n, b + 3 * n, b + 4 * n, 0, 0};
         order[j] = j;
     }
-    if (oom) {
-        fprintf(stderr, "cwbench: out of memory for the %s victim\n", p->v->name);
-        rows_free(rows, nrow);
-        free(order);
-        free(p->durations);
-        return 1;
-    }
-    p->n_durations = 0;
-    p->retried = p->disturbed = 0;
-    /* A discarded first repetition of the first routine: page faults,
-     * first-touch effects and a first duration for the no-copy row. */
-    if (p->nrt > 0) {
-        p->rt[0]->fn(p->dst, p->src, p->copy_bytes);
-        double w0 = cwb_now();
-        p->rt[0]->fn(p->dst, p->src, p->copy_bytes);
-        p->durations[p->n_durations++] = cwb_now() - w0;
-    }
-    for (int r = 0; r < reps; r++) {
-        cwb_shuffle(order, nrow, rng);
-        for (size_t k = 0; k < nrow; k++) {
-            size_t j = order[k];
-            if (!rows[j].failed && measure_once(p, j, &rows[j]) != 0)
-                rc = 1;
+    if (!oom) {
+        p->retried = p->disturbed = 0;
+        /* A discarded copy of every routine (page faults, first-touch
+         * effects), then a timed one: the first wait of its background. */
+        for (size_t j = 0; j < p->nrt; j++) {
+            p->rt[j]->fn(p->dst, p->src, p->copy_bytes);
+            double w0 = cwb_now();
+            p->rt[j]->fn(p->dst, p->src, p->copy_bytes);
+            p->dur[j * p->cap + p->ndur[j]++] = cwb_now() - w0;
         }
-        cwb_progress_step((size_t)r + 1);
+        for (int r = 0; r < reps; r++) {
+            cwb_shuffle(order, nrow, rng);
+            for (size_t k = 0; k < nrow; k++) {
+                size_t j = order[k];
+                /* a failed routine's background has nothing to match */
+                int dead = rows[j].failed || (j >= p->nrt && j < 2 * p->nrt &&
+                                              rows[j - p->nrt].failed);
+                if (!dead && measure_once(p, j, &rows[j]) != 0)
+                    rc = 1;
+            }
+            cwb_progress_step((size_t)(p->units_per_rep * (r + 1)));
+        }
+        cwb_progress_clear();
+        report(p, rows, res, reps);
+    } else {
+        fprintf(stderr, "cwbench: out of memory for the %s victim\n", p->v->name);
+        rc = 1;
     }
-    cwb_progress_clear();
-    report(p, rows, res, reps);
-    rows_free(rows, nrow);
+    free(rows);
+    free(block);
     free(order);
-    free(p->durations);
-    p->durations = NULL;
+    free(p->dur);
+    free(p->ndur);
+    p->dur = NULL;
+    p->ndur = NULL;
     return rc;
 }
 
-int cwb_pollution_run(const struct cwb_opts *o, unsigned victims_mask, size_t copy_bytes,
-                      const struct cwb_routine *const *rt, size_t nrt, int reps,
-                      struct cwb_results *res)
+/* Why the L3 victim cannot be measured here, or NULL. Two reasons: the
+ * largest copy cannot evict it for lack of room (source and destination
+ * fit in the L3 beside it), or its walks would blow the time budget (a
+ * quarter of a 260 MiB L3 is a million lines: about 0.3 s a window, 11
+ * minutes for the table). */
+static const char *l3_skip(const struct victim *v, size_t llc, size_t max_copy, size_t windows,
+                           char *buf, size_t cap)
+{
+    char a[32], b[32], c[32];
+    if (2 * max_copy + v->bytes <= llc) {
+        snprintf(buf, cap, "source and destination of the largest copy (2 x %s) fit in the %s "
+                 "L3 beside the %s victim: no copy here can evict it for lack of room",
+                 cwb_fmt_size(max_copy, a, sizeof a), cwb_fmt_size(llc, b, sizeof b),
+                 cwb_fmt_size(v->bytes, c, sizeof c));
+        return buf;
+    }
+    /* A window: a flush, a cold walk, about three warm walks and the walk
+     * after the copy; the cold walk, timed once here, is the dearest. */
+    victim_flush(v);
+    double w0 = cwb_now();
+    double cold = walk_ns(v) * 1e-9;
+    double flush = cwb_now() - w0 - cold;
+    double est = (double)windows * (flush + 2.5 * cold);
+    if (est > L3_BUDGET_S) {
+        snprintf(buf, cap, "its %zu windows would take about %.0f s (one cold walk of the %s "
+                 "victim: %.1f ms), over the %.0f s budget", windows, est,
+                 cwb_fmt_size(v->bytes, a, sizeof a), cold * 1e3, L3_BUDGET_S);
+        return buf;
+    }
+    return NULL;
+}
+
+double cwb_pollution_estimate_ms(size_t copy, size_t victim, size_t nrt, int reps)
+{
+    /* per routine and repetition: the fill of the destination, the copy,
+     * its check and its background's wait, at about 8 GB/s; the walks of
+     * the copy's and the background's windows at about 100 ns a line */
+    double copy_ms = (double)copy / 8e9 * 1e3, walk_ms = (double)victim / 64 * 100e-6 * 4;
+    return (double)reps * ((double)nrt * (4 * copy_ms + 2 * walk_ms) + walk_ms) + 1;
+}
+
+/* plan: this is the whole command, its estimate is the progress plan. */
+static int pollution_sizes(const struct cwb_opts *o, unsigned victims_mask, const size_t *sizes,
+                           size_t nsizes, const struct cwb_routine *const *rt, size_t nrt,
+                           int reps, int plan, struct cwb_results *res)
 {
     const struct cw_info *in = cw_get_info();
     size_t l1 = in->l1d_size ? in->l1d_size : 32 << 10;
     size_t l2 = in->l2_size ? in->l2_size : 512 << 10;
+    size_t llc = cwb_llc_bytes(), max_copy = 0;
+    for (size_t k = 0; k < nsizes; k++)
+        max_copy = sizes[k] > max_copy ? sizes[k] : max_copy;
     /* Well inside each level: half of L1 (nothing else competes there
      * between walks), a quarter of L2 and of L3 (the L2 also holds page
      * tables and the code; the L3 is shared). */
-    size_t sizes[3] = {l1 / 2, l2 / 4, cwb_llc_bytes() / 4};
+    size_t vsize[3] = {l1 / 2, l2 / 4, llc / 4};
     const char *names[3] = {"L1", "L2", "L3"}, *next[3] = {"L2", "L3", NULL};
     uint64_t rng = o->seed ^ 0x9011u;
     calibrate_tsc();
@@ -459,26 +494,26 @@ int cwb_pollution_run(const struct cwb_opts *o, unsigned victims_mask, size_t co
     memset(&p, 0, sizeof p);
     p.rt = rt;
     p.nrt = nrt;
-    p.copy_bytes = copy_bytes;
     p.scratch_bytes = 2 * l2;
-    p.src = cwb_alloc_huge(copy_bytes);
-    p.dst = cwb_alloc_huge(copy_bytes);
+    p.src = cwb_alloc_huge(max_copy);
+    p.dst = cwb_alloc_huge(max_copy);
     p.scratch = cwb_alloc_huge(p.scratch_bytes);
     if (p.src == NULL || p.dst == NULL || p.scratch == NULL) {
-        fprintf(stderr, "cwbench: cannot allocate 2 x %zu bytes\n", copy_bytes);
-        cwb_free_huge(p.src, copy_bytes);
-        cwb_free_huge(p.dst, copy_bytes);
+        fprintf(stderr, "cwbench: cannot allocate 2 x %zu bytes\n", max_copy);
+        cwb_free_huge(p.src, max_copy);
+        cwb_free_huge(p.dst, max_copy);
         cwb_free_huge(p.scratch, p.scratch_bytes);
         return 1;
     }
-    cwb_fill_pattern(p.src, copy_bytes, o->seed);
-    printf("median and quartiles over %d repetitions, routines interleaved; victims: half the "
-           "L1,\na quarter of the L2 and of the L3. Each walk after the copy follows a victim "
-           "re-walked until\nresident. \"(no copy, same wait)\" waits as long as the median "
-           "copy takes: what the rest of\nthe machine evicts meanwhile; \"vs no copy\" tests "
-           "each routine against it (\"own\": the share\nthe copy itself evicted of what the "
-           "background left). \"(victim pushed to L3)\": the value\nwhen the whole victim "
-           "sits one level down.\n", reps);
+    cwb_fill_pattern(p.src, max_copy, o->seed);
+    printf("median and quartiles over %d repetitions, rows interleaved in a random order; "
+           "victims: half the L1,\na quarter of the L2 and of the L3. Each walk after the copy "
+           "follows a victim re-walked until\nresident. \"same wait\": the evicted fraction "
+           "after a busy wait as long as that routine's\ncopy, what the rest of the machine "
+           "evicts meanwhile; \"own\": the share of what that background\nleft that the copy "
+           "evicted, 1 - (1 - evicted) / (1 - same wait); \"copy vs same wait\": Mann-\n"
+           "Whitney U, alpha 0.05. \"(victim pushed down)\": the whole victim one level down "
+           "(\"left\" = evicted\nover it).\n", reps);
     /* A migration between walks would read the victim from another core's
      * caches: stay on this CPU for the pollution runs unless --pin chose. */
     cpu_set_t saved;
@@ -495,42 +530,83 @@ int cwb_pollution_run(const struct cwb_opts *o, unsigned victims_mask, size_t co
     printf("(on CPU %d%s)\n", sched_getcpu(),
            rt_ok == 1 ? "; measured windows at SCHED_FIFO, no other process can interrupt them"
                       : "; windows disturbed by a context switch are repeated");
+    fflush(stdout);
+    /* Every victim first, so that the plan (and the ETA) leaves out an L3
+     * victim that cannot be measured. */
     int rc = 0;
+    struct victim v[3];
+    const char *skip[3] = {NULL, NULL, NULL};
+    char why[256];
+    double units = 0;
+    memset(v, 0, sizeof v);
     for (int i = 0; i < 3; i++) {
         if (!(victims_mask & (1u << i)))
             continue;
-        struct victim v;
-        memset(&v, 0, sizeof v);
-        v.name = names[i];
-        v.next = next[i];
-        if (victim_make(&v, sizes[i] & ~(size_t)(LINE - 1), &rng) != 0) {
+        v[i].name = names[i];
+        v[i].next = next[i];
+        if (victim_make(&v[i], vsize[i] & ~(size_t)(LINE - 1), &rng) != 0) {
             fprintf(stderr, "cwbench: cannot allocate the %s victim\n", names[i]);
-            cwb_free_huge(v.base, v.bytes);
             rc = 1;
+            skip[i] = "";
+        } else if (next[i] == NULL) {
+            skip[i] = l3_skip(&v[i], llc, max_copy, (size_t)reps * 2 * nrt * nsizes, why,
+                              sizeof why);
+        }
+        for (size_t k = 0; skip[i] == NULL && k < nsizes; k++)
+            units += cwb_pollution_estimate_ms(sizes[k], v[i].bytes, nrt, reps);
+    }
+    if (plan)
+        cwb_progress_plan(units);
+    for (int i = 0; i < 3; i++) {
+        if (!(victims_mask & (1u << i)) || (skip[i] != NULL && skip[i][0] == '\0'))
+            continue;
+        if (skip[i] != NULL) {
+            printf("\nvictim %s: skipped: %s\n", v[i].name, skip[i]);
+            fflush(stdout);
             continue;
         }
-        p.v = &v;
-        p.nrow = nrt + (next[i] != NULL ? 2 : 1);
+        p.v = &v[i];
+        p.nrow = 2 * nrt + (next[i] != NULL ? 1 : 0);
         p.push_bytes = i == 0 ? 2 * l1 : p.scratch_bytes;
-        cwb_progress_begin("pollution", (size_t)reps);
-        if (victim_run(&p, reps, &rng, res) != 0)
-            rc = 1;
-        cwb_progress_end();
-        cwb_free_huge(v.base, v.bytes);
+        for (size_t k = 0; k < nsizes; k++) {
+            double u = cwb_pollution_estimate_ms(sizes[k], v[i].bytes, nrt, reps);
+            p.copy_bytes = sizes[k];
+            p.units_per_rep = u / reps;
+            printf("\n");
+            cwb_progress_begin("pollution", (size_t)u);
+            if (victim_run(&p, reps, &rng, res) != 0)
+                rc = 1;
+            cwb_progress_end();
+            fflush(stdout); /* a piped run shows each table as it is done */
+        }
     }
+    for (int i = 0; i < 3; i++)
+        cwb_free_huge(v[i].base, v[i].bytes);
+    if (plan)
+        cwb_progress_plan(0);
     if (repin)
         sched_setaffinity(0, sizeof saved, &saved);
-    cwb_free_huge(p.src, copy_bytes);
-    cwb_free_huge(p.dst, copy_bytes);
+    cwb_free_huge(p.src, max_copy);
+    cwb_free_huge(p.dst, max_copy);
     cwb_free_huge(p.scratch, p.scratch_bytes);
-    fflush(stdout);
     return rc;
+}
+
+int cwb_pollution_run(const struct cwb_opts *o, unsigned victims_mask, size_t copy_bytes,
+                      const struct cwb_routine *const *rt, size_t nrt, int reps,
+                      struct cwb_results *res)
+{
+    return pollution_sizes(o, victims_mask, &copy_bytes, 1, rt, nrt, reps, 0, res);
 }
 
 static const char *const default_routines[] = {
     "cw_memcpy", "cw_memcpy_nt", "cw_memcpy_flushcache", "cw_copy_nta", "glibc_memcpy",
     "rep_movsb", "stream_avx2", "pmem_memcpy_nt", "pmem_memcpy_t", NULL,
 };
+
+/* 1-16 MiB copies separate the routines where the background of a 64 MiB
+ * copy's 5-18 ms already evicts much of an L2 victim by itself. */
+static const size_t full_sizes[] = {1 << 20, 4 << 20, 16 << 20, 64 << 20};
 
 int cwb_cmd_pollution(const struct cwb_opts *o)
 {
@@ -539,7 +615,10 @@ int cwb_cmd_pollution(const struct cwb_opts *o)
     size_t nrt;
     if (cwb_pick_routines(o->routines, default_routines, rt, &nrt) != 0)
         return 2;
-    size_t n = o->size ? o->size : o->quick ? (size_t)1 << 20 : (size_t)64 << 20;
+    size_t quick_size = (size_t)1 << 20;
+    const size_t *sizes = o->n_sizes ? o->sizes : o->quick ? &quick_size : full_sizes;
+    size_t nsizes = o->n_sizes ? o->n_sizes
+                  : o->quick ? 1 : sizeof full_sizes / sizeof full_sizes[0];
     int reps = o->samples ? o->samples : o->quick ? 3 : 10;
     struct cwb_results res;
     cwb_results_init(&res);
@@ -547,7 +626,7 @@ int cwb_cmd_pollution(const struct cwb_opts *o)
     printf("cwbench pollution: evicted fraction of a victim working set after one copy\n\n");
     cwb_print_machine(stdout);
     printf("\n");
-    int rc = cwb_pollution_run(o, o->quick ? 3u : 7u, n, rt, nrt, reps, &res);
+    int rc = pollution_sizes(o, o->quick ? 3u : 7u, sizes, nsizes, rt, nrt, reps, 1, &res);
     if (cwb_write_outputs(&res, o) != 0)
         rc = 1;
     cwb_results_free(&res);

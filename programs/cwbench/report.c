@@ -6,20 +6,43 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "progress.h"
 #include "stats.h"
 
 #define MAX_ROWS 20
 
-struct row { size_t size; int dst_off; };
+/* Placement: the engine puts a hot cell's source at page offset 0 and its
+ * destination at 2048 (CWB_SRC_BASE, CWB_DST_BASE), plus the row's
+ * offsets. What a row measures depends on (dst - src) mod 4096 as much as
+ * on alignment: a load whose address matches an in-flight store's in the
+ * low 12 bits waits for it on CPUs that compare only those bits (4K
+ * aliasing), so misaligned rows keep the two halves of the page apart and
+ * the aliased rows ask for it explicitly. */
+enum kind { K_ALIGNED, K_MISALIGNED, K_ALIASED };
+struct row { size_t size; int src_off, dst_off; enum kind kind; };
 
+#define MIS(n) {n, 0, 1, K_MISALIGNED}   /* dst 1 byte past a line: mod 4096 = 2049 */
+/* The misaligned rows' alignment at (dst - src) mod 4096 = 1: beside them
+ * these rows show what 4K aliasing alone costs. */
+#define ALIAS(n) {n, 2048, 1, K_ALIASED}
 static const struct row full_rows[] = {
-    {64, 0}, {256, 0}, {1 << 10, 0}, {4 << 10, 0}, {16 << 10, 0}, {64 << 10, 0},
-    {256 << 10, 0}, {1 << 20, 0}, {4 << 20, 0}, {16 << 20, 0}, {64 << 20, 0}, {256 << 20, 0},
-    {4 << 10, 1}, {64 << 10, 1}, {1 << 20, 1},
+    {64, 0, 0, K_ALIGNED}, {256, 0, 0, K_ALIGNED}, {1 << 10, 0, 0, K_ALIGNED},
+    {4 << 10, 0, 0, K_ALIGNED}, {16 << 10, 0, 0, K_ALIGNED}, {64 << 10, 0, 0, K_ALIGNED},
+    {256 << 10, 0, 0, K_ALIGNED}, {1 << 20, 0, 0, K_ALIGNED}, {4 << 20, 0, 0, K_ALIGNED},
+    {16 << 20, 0, 0, K_ALIGNED}, {64 << 20, 0, 0, K_ALIGNED}, {256 << 20, 0, 0, K_ALIGNED},
+    MIS(4 << 10), MIS(64 << 10), MIS(1 << 20), ALIAS(4 << 10), ALIAS(64 << 10), ALIAS(1 << 20),
 };
 static const struct row quick_rows[] = {
-    {64, 0}, {4 << 10, 0}, {64 << 10, 0}, {1 << 20, 0}, {64 << 10, 1},
+    {64, 0, 0, K_ALIGNED}, {4 << 10, 0, 0, K_ALIGNED}, {64 << 10, 0, 0, K_ALIGNED},
+    {1 << 20, 0, 0, K_ALIGNED}, MIS(4 << 10), ALIAS(4 << 10),
 };
+
+/* (dst - src) mod 4096 of a row's cell. */
+static unsigned page_delta(const struct row *r)
+{
+    return (unsigned)((CWB_DST_BASE + (size_t)r->dst_off - CWB_SRC_BASE - (size_t)r->src_off) %
+                      CWB_PAGE);
+}
 
 /* The cells of the table, kept as GB/s samples for the verdicts. */
 struct cellv { double *x; size_t n; int preempted, failed, unavailable; };
@@ -72,10 +95,26 @@ static void row_label(const struct row *r, char *buf, size_t cap)
 {
     char s[32];
     cwb_fmt_size(r->size, s, sizeof s);
-    if (r->dst_off)
+    if (r->kind == K_MISALIGNED)
         snprintf(buf, cap, "%s dst+%d", s, r->dst_off);
+    else if (r->kind == K_ALIASED)
+        snprintf(buf, cap, "%s alias", s);
     else
         snprintf(buf, cap, "%s", s);
+}
+
+/* The line above a group of rows: what they vary and their page-offset
+ * relation. */
+static void group_header(const struct row *r)
+{
+    if (r->kind == K_MISALIGNED)
+        printf("misaligned destination, source aligned: dst %d byte%s past a 64-byte line, "
+               "(dst - src) mod 4096 = %u (no 4K aliasing)\n", r->dst_off,
+               r->dst_off == 1 ? "" : "s", page_delta(r));
+    else if (r->kind == K_ALIASED)
+        printf("4K-aliased, the same alignment as the misaligned rows but (dst - src) mod 4096 = "
+               "%u: each load\nmatches the low 12 bits of a store just issued, and a CPU that "
+               "compares only those bits makes it wait\n", page_delta(r));
 }
 
 /* Routines that stream by design: they give up hot-cache speed to leave the
@@ -93,12 +132,14 @@ static int is_streaming(const char *name)
     return 0;
 }
 
-enum group { G_SMALL, G_CACHE, G_DRAM, G_MISALIGNED, G_ALL };
+enum group { G_SMALL, G_CACHE, G_DRAM, G_MISALIGNED, G_ALIASED, G_ALL };
 
 static enum group row_group(const struct row *r, size_t llc)
 {
-    if (r->dst_off)
+    if (r->kind == K_MISALIGNED)
         return G_MISALIGNED;
+    if (r->kind == K_ALIASED)
+        return G_ALIASED;
     if (2 * r->size >= llc)
         return G_DRAM;
     return r->size <= 256 ? G_SMALL : G_CACHE;
@@ -112,7 +153,8 @@ static void verdict_line(const char *label, const struct row *rows, size_t nrows
 {
     double ratios[MAX_ROWS];
     size_t nr = 0, worst = 0, in_group = 0;
-    struct cwb_tally tally = {0, 0, 0};
+    struct cwb_tally tally;
+    memset(&tally, 0, sizeof tally);
     size_t lo = SIZE_MAX, hi = 0;
     struct cwb_cmp worst_c;
     memset(&worst_c, 0, sizeof worst_c);
@@ -149,11 +191,13 @@ static void verdict_line(const char *label, const struct row *rows, size_t nrows
         printf("  %-26s no comparable cells\n", label);
         return;
     }
-    char wl[48], v[160];
+    char wl[48], v[160], sentence[256];
     row_label(&rows[worst], wl, sizeof wl);
-    printf("  %-26s x%.2f geomean, %zu size%s: %zu faster, %zu slower, %zu within noise; "
-           "worst %s: %s\n", label, cwb_geomean(ratios, nr), nr, nr == 1 ? "" : "s", tally.faster,
-           tally.slower, tally.noise, wl, cwb_verdict(&worst_c, 1, v, sizeof v));
+    /* The sentence follows the significant rows; the geometric mean
+     * includes the rows within noise, so it is a figure beside it. */
+    printf("  %-26s %s; x%.2f geomean; worst %s: %s\n", label,
+           cwb_tally_sentence(&tally, NULL, "glibc", "row", sentence, sizeof sentence),
+           cwb_geomean(ratios, nr), wl, cwb_verdict(&worst_c, 1, v, sizeof v));
 }
 
 static void verdicts(const struct row *rows, size_t nrows, const struct cwb_routine *const *rt,
@@ -175,8 +219,8 @@ static void verdicts(const struct row *rows, size_t nrows, const struct cwb_rout
         if (strcmp(rt[j]->name, "cw_memcpy") == 0) {
             /* Where the drop-in wins and loses, not just on average. */
             static const char *const glabel[] = {"  small (<= 256 B)", "  in cache",
-                                                 "  DRAM", "  misaligned"};
-            for (int grp = G_SMALL; grp <= G_MISALIGNED; grp++)
+                                                 "  DRAM", "  misaligned", "  4K-aliased"};
+            for (int grp = G_SMALL; grp <= G_ALIASED; grp++)
                 verdict_line(glabel[grp], rows, nrows, llc, (enum group)grp, g, j, cells);
         }
         if (is_streaming(rt[j]->name) && slen < sizeof streaming) {
@@ -190,6 +234,21 @@ static void verdicts(const struct row *rows, size_t nrows, const struct cwb_rout
         printf("note: streaming routines (%s) trade hot-cache speed for not polluting the "
                "cache: their losses at hot sizes are by design (see the pollution table)\n",
                streaming);
+}
+
+/* Progress plan, in estimated milliseconds: a throughput row is each
+ * routine's calibration (about 8 batches) and samples, a batch lasting
+ * 0.3 ms or one copy at about 10 GB/s; a copy ceiling is two kernels over
+ * its buffer per sample; the counters are 5 x 64 MiB per routine. */
+static double row_ms(size_t size, size_t nrt, int samples)
+{
+    double batch = (double)size / 10e9 * 1e3;
+    return (double)nrt * (samples + 8) * (batch > 0.3 ? batch : 0.3);
+}
+
+static double ceiling_ms(size_t bytes, int samples)
+{
+    return (samples + 1) * 2 * (double)bytes / 10e9 * 1e3;
 }
 
 static const char *const default_routines[] = {
@@ -251,24 +310,40 @@ int cwb_cmd_report(const struct cwb_opts *o)
     printf("  samples      %d per cell after a discarded warm-up; routines interleaved in a "
            "random order per sample (seed %llu)\n", samples, (unsigned long long)o->seed);
     printf("  bytes        counted once: GB/s = bytes copied / second / 1e9\n");
-    printf("  placement    2 MiB pages; src at page offset 0, dst at page offset 2048 "
-           "(both 64-byte aligned) + the row's offset\n");
+    printf("  placement    2 MiB pages; src at page offset 0, dst at page offset 2048 (both "
+           "64-byte aligned,\n               (dst - src) mod 4096 = 2048) unless a group of rows "
+           "says otherwise\n");
     printf("  checks       every sample's copies compared with the source and the guard bytes "
            "around dst, outside the timed region\n");
     printf("  cpu time     CLOCK_PROCESS_CPUTIME_ID beside wall time: * marks cells with "
            "samples where they differ > 10%% (preempted)\n");
     fflush(stdout);
 
+    size_t pollution_bytes = o->quick ? (size_t)1 << 20 : (size_t)16 << 20;
+    int reps = o->samples ? o->samples : o->quick ? 3 : 10;
+    size_t l2 = cw_get_info()->l2_size ? cw_get_info()->l2_size : (size_t)512 << 10;
+    size_t counter_bytes = o->quick ? (size_t)1 << 20 : (size_t)64 << 20;
+    double ms_rows = 0, ms_ceil = ceiling_ms(ceil_bytes, samples);
+    double ms_counters = (double)nrt * 5 * (double)counter_bytes / 10e9 * 1e3;
+    for (size_t i = 0; i < nrows; i++)
+        ms_rows += row_ms(rows[i].size, nrt, samples);
+    cwb_progress_plan(2 * ms_ceil + ms_rows + ms_counters +
+                      cwb_pollution_estimate_ms(pollution_bytes, l2 / 4, nrt, reps));
+
     struct cwb_ceiling ceil, ceil2;
+    cwb_progress_begin("ceiling", (size_t)ms_ceil);
     cwb_measure_ceiling(&e, ceil_bytes, &ceil);
+    cwb_progress_end();
     char a[32];
 
     static struct cellv cells[MAX_ROWS][CWB_MAX_ROUTINES];
     memset(cells, 0, sizeof cells);
     int failed = 0;
-    cwb_progress_begin("throughput", nrows);
+    cwb_progress_begin("throughput", (size_t)ms_rows);
+    double ms_done = 0;
     for (size_t i = 0; i < nrows; i++) {
-        struct cwb_spec sp = {.state = CWB_HOT, .size = rows[i].size, .dst_off = rows[i].dst_off};
+        struct cwb_spec sp = {.state = CWB_HOT, .size = rows[i].size,
+                              .src_off = rows[i].src_off, .dst_off = rows[i].dst_off};
         struct cwb_run runs[CWB_MAX_ROUTINES];
         if (cwb_measure(&e, &sp, rt, nrt, runs) != 0)
             failed = 1;
@@ -287,12 +362,15 @@ int cwb_cmd_report(const struct cwb_opts *o)
             cwb_add_run(&res, rt[j]->name, "throughput", &sp, &runs[j]);
             cwb_run_free(&runs[j]);
         }
-        cwb_progress_step(i + 1);
+        ms_done += row_ms(rows[i].size, nrt, samples);
+        cwb_progress_step((size_t)ms_done);
     }
     cwb_progress_end();
     /* Again after the DRAM rows: other tenants' memory traffic comes and
      * goes, and a ceiling is an upper bound, so the better of the two. */
+    cwb_progress_begin("ceiling", (size_t)ms_ceil);
     cwb_measure_ceiling(&e, ceil_bytes, &ceil2);
+    cwb_progress_end();
     printf("\nCopy ceiling over %s (%d samples, median; measured before and after the "
            "throughput table)\n", cwb_fmt_size(ceil.bytes, a, sizeof a), ceil.n);
     printf("  read-only %.1f / %.1f GB/s, streaming write-only %.1f / %.1f GB/s\n",
@@ -314,13 +392,13 @@ int cwb_cmd_report(const struct cwb_opts *o)
     for (size_t i = 0; i < nrows; i++) {
         char label[48];
         row_label(&rows[i], label, sizeof label);
-        if (i > 0 && rows[i].dst_off && !rows[i - 1].dst_off)
-            printf("misaligned destination (src aligned): the AMD rep movsb cliff\n");
+        if (i > 0 && rows[i].kind != rows[i - 1].kind)
+            group_header(&rows[i]);
         printf("%-14s", label);
         for (size_t j = 0; j < nrt; j++)
             print_cell(&cells[i][j]);
         printf("\n");
-        if (2 * rows[i].size >= llc && !rows[i].dst_off && ceil.ceiling_gbps > 0) {
+        if (2 * rows[i].size >= llc && rows[i].kind == K_ALIGNED && ceil.ceiling_gbps > 0) {
             printf("%-14s", "  % of ceiling");
             for (size_t j = 0; j < nrt; j++) {
                 double med = NAN, spread;
@@ -342,17 +420,20 @@ int cwb_cmd_report(const struct cwb_opts *o)
     fflush(stdout);
 
     char why[160];
+    cwb_progress_begin("counters", (size_t)ms_counters);
     if (cwb_counters_available(why, sizeof why) &&
-        cwb_counters_table(&e, rt, nrt, o->quick ? (size_t)1 << 20 : (size_t)64 << 20,
-                           o->quick ? 3 : 5) == 1)
+        cwb_counters_table(&e, rt, nrt, counter_bytes, o->quick ? 3 : 5) == 1)
         failed = 1;
+    cwb_progress_end();
 
-    printf("\nPollution: what a copy evicts from a victim working set (evicted fraction, "
-           "0 = nothing, 1 = all of it)\n");
-    int reps = o->samples ? o->samples : o->quick ? 3 : 10;
-    if (cwb_pollution_run(o, o->quick ? 1u : 2u, o->quick ? (size_t)1 << 20 : (size_t)64 << 20,
-                          rt, nrt, reps, &res) != 0)
+    char pb[32];
+    printf("\nPollution: what a %s copy evicts from a victim working set (evicted fraction, "
+           "0 = nothing, 1 = all of it;\n`cwbench pollution` measures 1-64 MiB and every "
+           "victim)\n", cwb_fmt_size(pollution_bytes, pb, sizeof pb));
+    if (cwb_pollution_run(o, o->quick ? 1u : 2u, pollution_bytes, rt, nrt, reps, &res) != 0)
         failed = 1;
+    cwb_progress_plan(0);
+    fflush(stdout);
 
     verdicts(rows, nrows, rt, nrt, cells, llc);
     for (size_t i = 0; i < nrows; i++)

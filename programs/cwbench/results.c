@@ -1,5 +1,7 @@
-/* cwbench result sets and their JSON/CSV writers (the reader: results_read.c). */
+/* cwbench result sets, atomic writing and the CSV writer (JSON: results_write.c,
+ * the reader: results_read.c). */
 #include "results.h"
+#include "results_json.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -129,10 +131,8 @@ void cwb_set_err(char *err, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
-typedef void (*emit_fn)(FILE *f, const struct cwb_results *r);
-
-static int write_atomic(const struct cwb_results *r, const char *path, emit_fn emit,
-                        char *err, size_t errcap)
+int cwb_results_write_atomic(const struct cwb_results *r, const char *path, cwb_emit_fn emit,
+                             char *err, size_t errcap)
 {
     if (!path || !*path) {
         cwb_set_err(err, errcap, "no output file name");
@@ -191,91 +191,6 @@ static int write_atomic(const struct cwb_results *r, const char *path, emit_fn e
     }
     free(tmp);
     return 0;
-}
-
-/* ---- JSON writer ---- */
-
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
-/* %.17g round-trips every double; JSON has no NaN or infinity, so those
- * become null and read back as NaN. */
-static void json_number(FILE *f, double x)
-{
-    if (isfinite(x))
-        fprintf(f, "%.17g", x);
-    else
-        fputs("null", f);
-}
-
-static void json_array(FILE *f, const double *x, size_t n)
-{
-    fputc('[', f);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fputs(", ", f);
-        json_number(f, x[i]);
-    }
-    fputc(']', f);
-}
-
-static void emit_json(FILE *f, const struct cwb_results *r)
-{
-    fputs("{\n  \"format\": \"cwbench-results\",\n  \"version\": 1,\n  \"meta\": {", f);
-    for (size_t i = 0; i < r->n_meta; i++) {
-        fputs(i ? ",\n    " : "\n    ", f);
-        json_string(f, r->meta_keys[i]);
-        fputs(": ", f);
-        json_string(f, r->meta_vals[i]);
-    }
-    fputs(r->n_meta ? "\n  },\n  \"cells\": [" : "},\n  \"cells\": [", f);
-    for (size_t i = 0; i < r->n_cells; i++) {
-        const struct cwb_cell *c = &r->cells[i];
-        struct cwb_summary s;
-        cwb_summarize(c->samples, c->n, &s);
-        fputs(i ? ",\n    {" : "\n    {", f);
-        fputs("\"bench\": ", f);
-        json_string(f, c->bench);
-        fputs(", \"routine\": ", f);
-        json_string(f, c->routine);
-        fputs(", \"state\": ", f);
-        json_string(f, c->state);
-        fprintf(f, ", \"size\": %zu, \"src_off\": %d, \"dst_off\": %d, \"unit\": ",
-                c->size, c->src_off, c->dst_off);
-        json_string(f, c->unit);
-        fprintf(f, ", \"higher_is_better\": %s, \"n\": %zu,\n     \"summary\": {",
-                c->higher_is_better ? "true" : "false", c->n);
-        const char *names[] = {"mean", "sd", "cv", "median", "min", "max", "q1", "q3"};
-        const double vals[] = {s.mean, s.sd, s.cv, s.median, s.min, s.max, s.q1, s.q3};
-        for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
-            fprintf(f, "%s\"%s\": ", k ? ", " : "", names[k]);
-            json_number(f, vals[k]);
-        }
-        fputs("},\n     \"samples\": ", f);
-        json_array(f, c->samples, c->n);
-        if (c->cpu_samples) {
-            fputs(",\n     \"cpu_samples\": ", f);
-            json_array(f, c->cpu_samples, c->n);
-        }
-        fputc('}', f);
-    }
-    fputs(r->n_cells ? "\n  ]\n}\n" : "]\n}\n", f);
-}
-
-int cwb_results_write_json(const struct cwb_results *r, const char *path, char *err, size_t errcap)
-{
-    return write_atomic(r, path, emit_json, err, errcap);
 }
 
 /* ---- CSV writer ---- */
@@ -341,5 +256,5 @@ static void emit_csv(FILE *f, const struct cwb_results *r)
 
 int cwb_results_write_csv(const struct cwb_results *r, const char *path, char *err, size_t errcap)
 {
-    return write_atomic(r, path, emit_csv, err, errcap);
+    return cwb_results_write_atomic(r, path, emit_csv, err, errcap);
 }

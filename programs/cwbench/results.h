@@ -28,6 +28,15 @@ struct cwb_cell *cwb_results_add(struct cwb_results *r, const struct cwb_cell *p
 /* Looks up a meta value; NULL when absent. */
 const char *cwb_results_meta_get(const struct cwb_results *r, const char *key);
 
+/* The version of the JSON format written: 2 is Google Benchmark's schema
+ * ("context", "benchmarks") with cwbench's fields as extra keys and the
+ * cells it cannot carry (no time in their unit) in "cwbench_cells"; 1 had
+ * "format", "meta" and "cells". The reader takes both (docs/STATISTICS.md). */
+#define CWB_RESULTS_VERSION 2
+
+/* The command line and start time that JSON files record (main, once). */
+void cwb_results_set_command_line(int argc, char **argv);
+
 /* Write to a temporary file beside path, then rename(): never leaves a
  * partial file. 0 on success; -1 with a one-line message in err. */
 int cwb_results_write_json(const struct cwb_results *r, const char *path, char *err, size_t errcap);

@@ -348,12 +348,68 @@ const char *cwb_verdict(const struct cwb_cmp *c, int higher_is_better, char *buf
 
 void cwb_tally_add(struct cwb_tally *t, const struct cwb_cmp *c)
 {
-    if (!c->significant)
+    double ch = fabs(pct(c->ratio));
+    if (!c->significant) {
         t->noise++;
-    else if (c->ratio > 1)
+    } else if (c->ratio > 1) {
+        t->fast_lo = t->faster == 0 || ch < t->fast_lo ? ch : t->fast_lo;
+        t->fast_hi = t->faster == 0 || ch > t->fast_hi ? ch : t->fast_hi;
         t->faster++;
-    else
+    } else {
+        t->slow_lo = t->slower == 0 || ch < t->slow_lo ? ch : t->slow_lo;
+        t->slow_hi = t->slower == 0 || ch > t->slow_hi ? ch : t->slow_hi;
         t->slower++;
+    }
+}
+
+/* "8.1%" or "3.0-9.9%": the significant changes one way (already rounded
+ * to the printed 0.1 by pct). */
+static void change_range(double lo, double hi, char *buf, size_t cap)
+{
+    if (lo == hi)
+        snprintf(buf, cap, "%.1f%%", hi);
+    else
+        snprintf(buf, cap, "%.1f-%.1f%%", lo, hi);
+}
+
+const char *cwb_tally_sentence(const struct cwb_tally *t, const char *b, const char *a,
+                               const char *what, char *buf, size_t cap)
+{
+    if (!buf || cap == 0)
+        return buf;
+    size_t n = t->faster + t->slower + t->noise;
+    const char *pl = n == 1 ? "" : "s"; /* "of 1 size", "of 2 sizes" */
+    char f[48], s[48], rest[96] = "";
+    change_range(t->fast_lo, t->fast_hi, f, sizeof f);
+    change_range(t->slow_lo, t->slow_hi, s, sizeof s);
+    if (t->noise > 0 && t->noise < n)
+        snprintf(rest, sizeof rest, "; no significant difference at the other %zu", t->noise);
+    if (n == 0) {
+        snprintf(buf, cap, "no %s compared", what);
+    } else if (t->faster == 0 && t->slower == 0) {
+        if (n <= 2)
+            snprintf(buf, cap, "no significant difference at %s %s", n == 1 ? "the" : "either",
+                     what);
+        else
+            snprintf(buf, cap, "no significant difference at any of the %zu %ss", n, what);
+    } else if (t->faster == 0 || t->slower == 0) {
+        int fast = t->slower == 0;
+        size_t k = fast ? t->faster : t->slower;
+        char count[48];
+        if (k == n && n == 1)
+            snprintf(count, sizeof count, "the %s", what);
+        else if (k == n)
+            snprintf(count, sizeof count, "all %zu %ss", n, what);
+        else
+            snprintf(count, sizeof count, "%zu of %zu %s%s", k, n, what, pl);
+        snprintf(buf, cap, "%s%s%s than %s at %s (by %s, significant)%s", b ? b : "",
+                 b ? " is " : "", fast ? "faster" : "slower", a, count, fast ? f : s, rest);
+    } else {
+        snprintf(buf, cap, "mixed: %s%sfaster than %s at %zu %s%s (by %s) and slower at %zu "
+                 "(by %s), all significant%s", b ? b : "", b ? " is " : "", a, t->faster, what,
+                 t->faster == 1 ? "" : "s", f, t->slower, s, rest);
+    }
+    return buf;
 }
 
 double cwb_geomean(const double *x, size_t n)

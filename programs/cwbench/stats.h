@@ -48,9 +48,24 @@ int cwb_compare(const double *a, size_t na, const double *b, size_t nb, double a
 const char *cwb_verdict(const struct cwb_cmp *c, int higher_is_better, char *buf, size_t cap);
 
 /* Verdicts counted over many comparisons of speeds (ratio above 1 = B
- * faster): significantly faster, significantly slower, within noise. */
-struct cwb_tally { size_t faster, slower, noise; };
+ * faster): significantly faster, significantly slower, within noise, and
+ * the smallest and largest significant change each way in percent (set
+ * once the count is above 0; a tally starts as all zeros). */
+struct cwb_tally { size_t faster, slower, noise;
+                   double fast_lo, fast_hi, slow_lo, slow_hi; };
 void cwb_tally_add(struct cwb_tally *t, const struct cwb_cmp *c);
+/* The overall sentence of a tally over compared `what`s ("size", "row"),
+ * b against a (b may be NULL: the sentence then starts at "faster than"):
+ * it follows the significant results alone, and never calls b faster (or
+ * slower) when no comparison was significantly so. With b "B", a "A":
+ *   "no significant difference at any of the 2 sizes"
+ *   "B is slower than A at 1 of 2 sizes (by 8.1%, significant); no
+ *    significant difference at the other 1"
+ *   "mixed: B is faster than A at 2 sizes (by 3.0-9.9%) and slower at 1
+ *    (by 4.2%), all significant; no significant difference at the other 3"
+ * Returns buf. */
+const char *cwb_tally_sentence(const struct cwb_tally *t, const char *b, const char *a,
+                               const char *what, char *buf, size_t cap);
 
 /* exp(mean(log x)); NAN when n = 0 or any x <= 0 or not finite. */
 double cwb_geomean(const double *x, size_t n);

@@ -1,6 +1,7 @@
 /* Unit tests for programs/cwbench/dist.c: good and malformed
  * size-distribution files, the sampler and the RNG. */
 #include "dist.h"
+#include "bench.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -144,6 +145,107 @@ static void test_rng(void)
         CHECK(cwb_rng_next(&a) == cwb_rng_next(&b));
 }
 
+static int same_call(const struct cwb_call *a, const struct cwb_call *b)
+{
+    return a->n == b->n && a->soff == b->soff && a->doff == b->doff;
+}
+
+/* The smallest p (1..n/2) with c[i] == c[i + p] for every i, or 0. */
+static size_t period(const struct cwb_call *c, size_t n)
+{
+    for (size_t p = 1; p <= n / 2; p++) {
+        size_t i = 0;
+        while (i + p < n && same_call(&c[i], &c[i + p]))
+            i++;
+        if (i + p == n)
+            return p;
+    }
+    return 0;
+}
+
+/* Every call drawn afresh: sizes with the file's probabilities, offsets at
+ * every alignment, and no period a predictor could learn. */
+static void test_draw(void)
+{
+    struct cwb_dist d;
+    char err[256];
+    const char *text = "8 0.5\n64 0.25\n304 0.25\n";
+    const char *path = write_file("seq.sizes", text, strlen(text));
+    CHECK(cwb_dist_load(&d, path, err, sizeof err) == 0);
+    unlink(path);
+    size_t n = (size_t)1 << 16, span = 48 << 10, counts[3] = {0, 0, 0};
+    struct cwb_call *c = malloc(n * sizeof *c);
+    uint64_t rng = 7, aligns = 0;
+    cwb_dist_draw(&d, c, n, span, &rng);
+    int in_range = 1;
+    for (size_t i = 0; i < n; i++) {
+        counts[c[i].n == 8 ? 0 : c[i].n == 64 ? 1 : 2]++;
+        in_range &= c[i].soff < span && c[i].doff < span;
+        aligns |= (uint64_t)1 << (c[i].doff % 64);
+    }
+    CHECK(in_range);
+    CHECK(aligns == ~(uint64_t)0);
+    CHECK(fabs((double)counts[0] / (double)n - 0.5) < 0.01);
+    CHECK(fabs((double)counts[2] / (double)n - 0.25) < 0.01);
+    CHECK(period(c, n) == 0);
+    /* the checker itself finds a period: the old 4096-call replay */
+    for (size_t i = 4096; i < n; i++)
+        c[i] = c[i - 4096];
+    CHECK(period(c, n) == 4096);
+    free(c);
+
+    /* A one-size distribution (--ab --state random). */
+    struct cwb_dist one;
+    CHECK(cwb_dist_fixed(&one, 4096) == 0 && one.n == 1 && one.mean_size == 4096);
+    struct cwb_call k[64];
+    cwb_dist_draw(&one, k, 64, 1, &rng);
+    CHECK(k[0].n == 4096 && k[63].n == 4096 && k[5].soff == 0 && k[5].doff == 0);
+    cwb_dist_free(&one);
+    cwb_dist_free(&d);
+}
+
+/* A routine never runs a sequence twice; the routines of a round share. */
+static void test_seq(void)
+{
+    struct cwb_dist d;
+    CHECK(cwb_dist_fixed(&d, 100) == 0);
+    struct cwb_seq s, t;
+    size_t n = 4096;
+    CHECK(cwb_seq_init(&s, &d, n, 1 << 15, 3) == 0);
+    CHECK(cwb_seq_init(&t, &d, n, 1 << 15, 3) == 0);
+    CHECK(s.n == n && s.draws == 1 && memcmp(s.calls, t.calls, n * sizeof *s.calls) == 0);
+    struct cwb_call *prev = malloc(n * sizeof *prev);
+    memcpy(prev, s.calls, n * sizeof *prev);
+    cwb_seq_before_batch(&s, 0); /* routine 0: the first sequence */
+    cwb_seq_before_batch(&s, 1); /* routine 1, same round: the same one */
+    CHECK(s.draws == 1 && memcmp(prev, s.calls, n * sizeof *prev) == 0);
+    cwb_seq_before_batch(&s, 1); /* routine 1 again: a fresh sequence */
+    CHECK(s.draws == 2 && memcmp(prev, s.calls, n * sizeof *prev) != 0);
+    /* not a shifted copy of the last one either */
+    size_t shared = 0;
+    for (size_t i = 0; i < n; i++)
+        shared += same_call(&prev[i], &s.calls[i]);
+    CHECK(shared < n / 100);
+    cwb_seq_before_batch(&s, 0); /* routine 0 has not run this one */
+    CHECK(s.draws == 2);
+    cwb_seq_before_batch(&s, 0);
+    CHECK(s.draws == 3 && s.batches == 5);
+    /* A round of 3 routines, 10 rounds, in varying order: one draw per
+     * round, and each routine meets a new sequence every batch. */
+    unsigned long long d0 = s.draws;
+    for (int r = 0; r < 10; r++)
+        for (unsigned k = 0; k < 3; k++)
+            cwb_seq_before_batch(&s, (k + (unsigned)r) % 3);
+    CHECK(s.draws - d0 == 10);
+    CHECK(cwb_seq_resize(&s, 2 * n) == 0 && s.n == 2 * n && period(s.calls, s.n) == 0);
+    CHECK(cwb_pow2_at_least(1) == 1 && cwb_pow2_at_least(65537) == 131072 &&
+          cwb_pow2_at_least(65536) == 65536);
+    free(prev);
+    cwb_seq_free(&s);
+    cwb_seq_free(&t);
+    cwb_dist_free(&d);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -157,6 +259,8 @@ int main(int argc, char **argv)
     test_good(argv[1]);
     test_malformed();
     test_rng();
+    test_draw();
+    test_seq();
     rmdir(dir);
     if (failures) {
         fprintf(stderr, "test_dist: %d check(s) failed\n", failures);

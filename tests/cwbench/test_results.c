@@ -100,8 +100,13 @@ static void test_roundtrip(void)
         failures++;
         fprintf(stderr, "read back: %s\n", err);
     }
-    CHECK(back.n_meta == 2 && back.n_cells == 3);
+    /* The metadata comes back, and Google Benchmark's context beside it. */
+    CHECK(back.n_cells == 3);
     CHECK(strcmp(cwb_results_meta_get(&back, "note"), "caf\xc3\xa9 \x01") == 0);
+    CHECK(strcmp(cwb_results_meta_get(&back, "cpu"), "replaced") == 0);
+    CHECK(cwb_results_meta_get(&back, "date") != NULL);
+    CHECK(cwb_results_meta_get(&back, "num_cpus") != NULL);
+    CHECK(strcmp(cwb_results_meta_get(&back, "cwbench_format_version"), "2") == 0);
     for (size_t i = 0; i < back.n_cells && i < r.n_cells; i++) {
         const struct cwb_cell *a = &r.cells[i], *b = &back.cells[i];
         CHECK(strcmp(a->routine, b->routine) == 0 && strcmp(a->bench, b->bench) == 0);
@@ -174,7 +179,18 @@ static void test_malformed(void)
     expect_error("{\"format\": \"other\", \"cells\": []}",
                  ":1: not a cwbench results file (format is not \"cwbench-results\")");
     expect_error("{\"cells\": []}\n",
-                 ":2: not a cwbench results file (no \"format\": \"cwbench-results\")");
+                 ":2: not a cwbench results file (no \"format\": \"cwbench-results\", no "
+                 "\"benchmarks\")");
+    expect_error("{\"context\": {}}", ":1: no \"benchmarks\" array");
+    expect_error("{\"context\": {\"cwbench_format_version\": 3}, \"benchmarks\": []}",
+                 ":1: unsupported cwbench format version 3 (this cwbench reads up to 2)");
+    expect_error("{\"benchmarks\": [\n{\"name\": \"x\", \"real_time\": 1}]}",
+                 ":2: benchmark \"x\" without \"real_time\" and \"time_unit\"");
+    expect_error("{\"benchmarks\": [{\"real_time\": 1, \"time_unit\": \"ns\"}]}",
+                 ":1: benchmark without \"name\"");
+    expect_error("{\"benchmarks\": [{\"name\": \"x\", \"real_time\": 1, \"time_unit\": "
+                 "\"ks\"}]}", ":1: unknown \"time_unit\" \"ks\"");
+    expect_error("{\"benchmarks\": [3]}", ":1: expected a benchmark object");
     expect_error(HEAD "\"meta\": {}\n}", ":3: no \"cells\" array");
     expect_error(HEAD "\"cells\"\n\n []}", ":4: expected ':', found '['");
     expect_error(HEAD "\"meta\": {\n\"a\" \"b\"}, \"cells\": []}", ":3: expected ':', found '\"'");
@@ -230,6 +246,96 @@ static void test_malformed(void)
     const char *missing = tmp_path("missing.json");
     CHECK(cwb_results_read_json(&r, missing, err, sizeof err) == -1);
     CHECK(strstr(err, "missing.json: cannot open: No such file or directory") != NULL);
+}
+
+/* What cwbench writes is Google Benchmark's schema: a context, one entry
+ * per sample with real_time/cpu_time per operation, the aggregates. */
+static void test_gbench_schema(void)
+{
+    struct cwb_results r;
+    char err[512];
+    cwb_results_init(&r);
+    cwb_results_meta(&r, "cpu", "Some CPU");
+    cwb_results_meta(&r, "caches_l1d_l2_l3", "49152 2097152 0");
+    cwb_results_meta(&r, "seed", "7");
+    struct cwb_cell p;
+    memset(&p, 0, sizeof p);
+    strcpy(p.routine, "cw_memcpy");
+    strcpy(p.bench, "throughput");
+    strcpy(p.state, "hot");
+    strcpy(p.unit, "GB/s");
+    p.size = 4096;
+    p.higher_is_better = 1;
+    const double gbps[] = {40.96, 20.48, 4.096}, cpu[] = {40.96, NAN, 4.096};
+    CHECK(cwb_results_add(&r, &p, gbps, cpu, 3) != NULL);
+    strcpy(p.bench, "pollution");
+    strcpy(p.unit, "fraction");
+    const double frac[] = {0.5, -0.01, 0.7};
+    CHECK(cwb_results_add(&r, &p, frac, NULL, 3) != NULL);  /* no time: cwbench_cells */
+    strcpy(p.bench, "dist");
+    strcpy(p.unit, "calls/s");
+    p.size = 100;
+    const double cps[] = {1e8, 2e8};
+    CHECK(cwb_results_add(&r, &p, cps, NULL, 2) != NULL);
+    const char *path = tmp_path("gb.json");
+    CHECK(cwb_results_write_json(&r, path, err, sizeof err) == 0);
+    char *t = slurp(path);
+    CHECK(t != NULL);
+    if (t != NULL) {
+        CHECK(strstr(t, "\"context\": {") && strstr(t, "\"benchmarks\": [") &&
+              strstr(t, "\"cwbench_cells\": ["));
+        CHECK(strstr(t, "\"cpu_model\": \"Some CPU\"") && strstr(t, "\"seed\": 7"));
+        CHECK(strstr(t, "\"caches\": [{\"type\": \"Data\", \"level\": 1, \"size\": 49152}, "
+                        "{\"type\": \"Unified\", \"level\": 2, \"size\": 2097152}]"));
+        /* 4096 B at 40.96 GB/s: 100 ns a call; a NaN cpu sample takes the wall time */
+        CHECK(strstr(t, "\"name\": \"throughput/cw_memcpy/hot/4096\""));
+        CHECK(strstr(t, "\"real_time\": 100, \"cpu_time\": 100, \"time_unit\": \"ns\", "
+                        "\"bytes_per_second\": 40960000000"));
+        CHECK(strstr(t, "\"real_time\": 200, \"cpu_time\": 200,"));
+        CHECK(strstr(t, "\"name\": \"throughput/cw_memcpy/hot/4096_median\""));
+        CHECK(strstr(t, "\"aggregate_name\": \"cv\", \"aggregate_unit\": \"percentage\""));
+        CHECK(strstr(t, "\"real_time\": 10, \"cpu_time\": 10, \"time_unit\": \"ns\", "
+                        "\"bytes_per_second\": 10000000000, \"items_per_second\": 100000000"));
+        CHECK(strstr(t, "pollution/") == NULL);
+    }
+    struct cwb_results back;
+    cwb_results_init(&back);
+    CHECK(cwb_results_read_json(&back, path, err, sizeof err) == 0);
+    CHECK(back.n_cells == 3);
+    if (back.n_cells == 3) {
+        CHECK(strcmp(back.cells[1].bench, "pollution") == 0 && back.cells[1].n == 3);
+        CHECK(back.cells[0].n == 3 && back.cells[0].cpu_samples &&
+              isnan(back.cells[0].cpu_samples[1]));
+        CHECK(back.cells[0].samples[2] == 4.096 && back.cells[2].cpu_samples == NULL);
+        CHECK(strcmp(back.cells[2].unit, "calls/s") == 0 && back.cells[2].samples[1] == 2e8);
+    }
+    cwb_results_free(&back);
+    cwb_results_free(&r);
+    unlink(path);
+
+    /* Another program's Google Benchmark output: a cell of times (ns) per
+     * name, aggregates left out. */
+    path = write_file("other.json",
+        "{\"context\": {\"date\": \"2015/03/17-18:40:25\", \"num_cpus\": 40},\n"
+        " \"benchmarks\": [\n"
+        "  {\"name\": \"BM_One\", \"iterations\": 1000, \"real_time\": 10, \"cpu_time\": 100,"
+        " \"time_unit\": \"us\"},\n"
+        "  {\"name\": \"BM_Two\", \"run_name\": \"BM_Two\", \"run_type\": \"iteration\","
+        " \"real_time\": 9, \"cpu_time\": 90, \"time_unit\": \"ns\"},\n"
+        "  {\"name\": \"BM_One\", \"real_time\": 12, \"cpu_time\": 120, \"time_unit\": \"us\"},\n"
+        "  {\"name\": \"BM_One_mean\", \"run_name\": \"BM_One\", \"run_type\": \"aggregate\","
+        " \"real_time\": 11, \"cpu_time\": 110, \"time_unit\": \"us\"}]}\n");
+    cwb_results_init(&back);
+    CHECK(cwb_results_read_json(&back, path, err, sizeof err) == 0);
+    CHECK(back.n_cells == 2 && strcmp(cwb_results_meta_get(&back, "num_cpus"), "40") == 0);
+    if (back.n_cells == 2) {
+        CHECK(strcmp(back.cells[0].routine, "BM_One") == 0 && back.cells[0].n == 2);
+        CHECK(back.cells[0].samples[1] == 12000 && back.cells[0].cpu_samples[0] == 100000);
+        CHECK(strcmp(back.cells[0].unit, "ns") == 0 && back.cells[0].higher_is_better == 0);
+        CHECK(strcmp(back.cells[1].routine, "BM_Two") == 0 && back.cells[1].samples[0] == 9);
+    }
+    cwb_results_free(&back);
+    unlink(path);
 }
 
 static int count_entries(const char *d)
@@ -318,6 +424,7 @@ int main(int argc, char **argv)
     test_roundtrip();
     test_whitespace(argv[1]);
     test_malformed();
+    test_gbench_schema();
     test_csv_and_atomic();
     rmdir(dir);
     if (failures) {

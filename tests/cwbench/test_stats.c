@@ -371,6 +371,74 @@ static void test_geomean_quantile(void)
     CHECK(isnan(cwb_normal_quantile(0)) && isnan(cwb_normal_quantile(1)));
 }
 
+/* A comparison as cwb_compare would report it. */
+static struct cwb_cmp cmp(double ratio, int significant)
+{
+    struct cwb_cmp c = {ratio, NAN, NAN, significant ? 0.001 : 0.4, significant, 0};
+    return c;
+}
+
+#define SENTENCE(t, want) do { char b_[256]; \
+    cwb_tally_sentence(&(t), "B", "A", "size", b_, sizeof b_); \
+    if (strcmp(b_, (want)) != 0) { failures++; \
+    fprintf(stderr, "%s:%d: sentence\n  got:  %s\n  want: %s\n", __FILE__, __LINE__, b_, \
+            (want)); } } while (0)
+
+/* The overall line follows the significant results, whatever the
+ * geometric mean of all of them says. */
+static void test_tally_sentence(void)
+{
+    struct cwb_tally t;
+    memset(&t, 0, sizeof t);
+    SENTENCE(t, "no size compared");
+    /* The case that read "B is faster than A by 6.2% ... significantly
+     * faster at 0, slower at 1": a big ratio within noise and one
+     * significant loss. */
+    struct cwb_cmp big = cmp(1.30, 0), loss = cmp(0.919, 1);
+    cwb_tally_add(&t, &big);
+    cwb_tally_add(&t, &loss);
+    CHECK(t.faster == 0 && t.slower == 1 && t.noise == 1);
+    SENTENCE(t, "B is slower than A at 1 of 2 sizes (by 8.1%, significant); no significant "
+                "difference at the other 1");
+    char b[256];
+    cwb_tally_sentence(&t, "B", "A", "size", b, sizeof b);
+    CHECK(strstr(b, "faster") == NULL);
+
+    memset(&t, 0, sizeof t);
+    cwb_tally_add(&t, &big);
+    SENTENCE(t, "no significant difference at the size");
+    cwb_tally_add(&t, &big);
+    SENTENCE(t, "no significant difference at either size");
+    cwb_tally_add(&t, &big);
+    SENTENCE(t, "no significant difference at any of the 3 sizes");
+
+    memset(&t, 0, sizeof t);
+    struct cwb_cmp f1 = cmp(1.03, 1), f2 = cmp(1.099, 1), s1 = cmp(0.958, 1);
+    cwb_tally_add(&t, &f1);
+    SENTENCE(t, "B is faster than A at the size (by 3.0%, significant)");
+    cwb_tally_add(&t, &f2);
+    SENTENCE(t, "B is faster than A at all 2 sizes (by 3.0-9.9%, significant)");
+    cwb_tally_add(&t, &big);
+    SENTENCE(t, "B is faster than A at 2 of 3 sizes (by 3.0-9.9%, significant); no significant "
+                "difference at the other 1");
+    cwb_tally_add(&t, &s1);
+    SENTENCE(t, "mixed: B is faster than A at 2 sizes (by 3.0-9.9%) and slower at 1 (by 4.2%), "
+                "all significant; no significant difference at the other 1");
+    /* A tiny buffer truncates, never overflows. */
+    char small[8];
+    cwb_tally_sentence(&t, "B", "A", "size", small, sizeof small);
+    CHECK(strlen(small) == 7);
+    /* Without a subject, as the default report's verdict lines use it. */
+    char line[256];
+    cwb_tally_sentence(&t, NULL, "glibc", "row", line, sizeof line);
+    CHECK(strcmp(line, "mixed: faster than glibc at 2 rows (by 3.0-9.9%) and slower at 1 (by "
+                       "4.2%), all significant; no significant difference at the other 1") == 0);
+    memset(&t, 0, sizeof t);
+    cwb_tally_add(&t, &loss);
+    cwb_tally_sentence(&t, NULL, "glibc", "row", line, sizeof line);
+    CHECK(strcmp(line, "slower than glibc at the row (by 8.1%, significant)") == 0);
+}
+
 int main(void)
 {
     test_summary();
@@ -384,6 +452,7 @@ int main(void)
     test_large_samples();
     test_bad_input();
     test_geomean_quantile();
+    test_tally_sentence();
     if (failures) {
         fprintf(stderr, "test_stats: %d check(s) failed\n", failures);
         return 1;
