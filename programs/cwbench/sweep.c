@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "dist.h"
 #include "stats.h"
 
 #define MAX_SWEEP_SIZES 128
@@ -283,19 +284,25 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
                 struct cwb_spec sp = {.state = st[si], .size = size, .src_off = al->pair[ai][0],
                                       .dst_off = al->pair[ai][1]};
                 struct cwb_call *calls = NULL;
+                struct cwb_run runs[CWB_MAX_ROUTINES];
                 if (st[si] == CWB_RANDOM) {
                     size_t region = size * 4 > ((size_t)64 << 10) ? size * 4 : (size_t)64 << 10;
                     if (region > e.pool - 16384)
                         region = e.pool - 16384;
-                    calls = cwb_random_calls(size, region, 1024, &e.rng);
-                    sp.calls = calls;
-                    sp.n_calls = calls ? 1024 : 0;
                     sp.region = region;
                     sp.src_off = sp.dst_off = -1;
-                }
-                struct cwb_run runs[CWB_MAX_ROUTINES];
-                if (cwb_measure(&e, &sp, rt, nrt, runs) != 0)
+                    /* offsets drawn afresh before every batch (dist.h): a
+                     * short sequence replayed is one the predictor learns */
+                    struct cwb_spec each[CWB_MAX_ROUTINES];
+                    for (size_t j = 0; j < nrt; j++)
+                        each[j] = sp;
+                    int wrapped = 0;
+                    if (cwb_measure_random(&e, each, rt, nrt, size, region - size + 1,
+                                           o->seed + zi, runs, &wrapped) != 0)
+                        failed = 1;
+                } else if (cwb_measure(&e, &sp, rt, nrt, runs) != 0) {
                     failed = 1;
+                }
                 double *cell_ns = &ns[((si * al->n + ai) * nsz + zi) * nrt];
                 for (size_t j = 0; j < nrt; j++)
                     if (!runs[j].failed && !runs[j].unavailable)
