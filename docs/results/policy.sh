@@ -4,7 +4,8 @@
 # <cpu> named from CPUID (e.g. intel-6-207, amd-25-1).
 #   bash docs/results/policy.sh [BUILD_DIR] [topic...]
 # Topics: report hot l1edge large cold64 small nt srcnoreuse pollution flush
-# persist tune (default: all). Each --ab run interleaves its two routines
+# persist fill dist tunegap amdrules tune (default: all; amdrules needs BASE_BUILD,
+# a build of commit db78e40). Each --ab run interleaves its two routines
 # sample by sample in one process; ratios are B/A with their 95% CI.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -16,7 +17,7 @@ cpu=$("$CWB" info | sed -n 's/^cpu: .*(\([A-Za-z]*\) family \([0-9]*\) model \([
       sed 's/GenuineIntel/intel/; s/AuthenticAMD/amd/')
 OUT=$ROOT/docs/results/${cpu:-unknown}
 mkdir -p "$OUT"
-TOPICS=${*:-report hot l1edge large cold64 small nt srcnoreuse pollution flush persist tune}
+TOPICS=${*:-report hot l1edge large cold64 small nt srcnoreuse pollution flush persist fill dist tunegap tune}
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 run() { # run TOPIC cmd...
@@ -82,6 +83,35 @@ for t in $TOPICS; do
                 $(sizes 4 8 16 32 64 128 256 1K 4K 64K 1M 16M 64M) --samples 15 --pin 1
         done
         unset PMEM_AVX512F ;;
+    fill) # the streaming fill against glibc memset and the plain fill loops; persisted fills
+        run fill --ab glibc_memset cw_memset_nt $(sizes 1536K 2M 4M 16M 64M) --samples 15 --pin 1
+        run fill --ab glibc_memset cw_memset_nt $(sizes 1536K 2M 4M 16M 64M) --state cold --samples 15 --pin 1
+        run fill --ab fill_stream_avx512 cw_memset_nt --size 64M --samples 15 --pin 1
+        run fill --ab pmem_memset_persist cw_memset_persist $(sizes 8 64 100 256 4K 64K 1M 64M) --samples 15 --pin 1
+        run fill --ab pmem_persist cw_persist $(sizes 64 256 4K 64K 1M 64M) --samples 15 --pin 1
+        run fill pollution --size 16M --routines glibc_memset,cw_memset_nt ;;
+    dist) # the fleet distributions, and the sequence-length convergence on one of them
+        for f in "$ROOT"/data/memcpy-sizes/*.sizes; do
+            run dist dist "$f" --routines cw_memcpy,glibc_memcpy --samples 15 --pin 1
+        done
+        for c in 4K 16K 64K 256K; do
+            run dist dist "$ROOT/data/memcpy-sizes/MemcpyGoogleA.sizes" --routines cw_memcpy,glibc_memcpy \
+                --calls $c --samples 15 --pin 1
+        done ;;
+    tunegap) # the hand-made profile against the tuner's file started from generic, default report
+        CACHEWISE_TUNING=generic PREFIX="CACHEWISE_TUNING=generic " run tunegap tune --quiet \
+            --output "$OUT/tunegap.conf"
+        run tunegap --quiet --json "$OUT/tunegap-profile.json"
+        CACHEWISE_TUNING="$OUT/tunegap.conf" PREFIX="CACHEWISE_TUNING=tunegap.conf " run tunegap \
+            --quiet --json "$OUT/tunegap-tuned.json"
+        run tunegap compare "$OUT/tunegap-profile.json" "$OUT/tunegap-tuned.json" ;;
+    amdrules) # the amd-zen3 profile against the build before the policy table (commit db78e40), same CPU
+        [ -n "${BASE_BUILD:-}" ] || { echo "amdrules: set BASE_BUILD to a build of db78e40" >&2; exit 2; }
+        CWB_SAVE=$CWB
+        CWB=$BASE_BUILD/programs/cwbench PREFIX="(db78e40) " run amdrules --json "$OUT/amdrules-base.json"
+        CACHEWISE_TUNING=amd-zen3 PREFIX="CACHEWISE_TUNING=amd-zen3 " run amdrules --quiet --json "$OUT/amdrules-new.json"
+        CWB=$CWB_SAVE
+        run amdrules compare "$OUT/amdrules-base.json" "$OUT/amdrules-new.json" ;;
     tune)
         run tune tune --output "$OUT/tuned.conf"
         CACHEWISE_TUNING=generic PREFIX="CACHEWISE_TUNING=generic " run tune tune --output "$OUT/tuned-from-generic.conf" ;;
