@@ -36,13 +36,17 @@
 #define MAP_SYNC 0x80000
 #endif
 
-enum { M_HDR, M_FN, M_PERSIST, M_PLAIN, M_PMEM, N_METHODS };
+/* M_INPLACE and M_PMEM_INPLACE: the record is stored in place with
+ * ordinary stores (a header or struct updated on the mapping) and then
+ * written back: cw_persist against libpmem's pmem_persist. */
+enum { M_HDR, M_FN, M_PERSIST, M_PLAIN, M_INPLACE, M_PMEM, M_PMEM_INPLACE, N_METHODS };
 static const char *const mname[N_METHODS] = {
     "cw_memcpy_flushcache", "cw_memcpy_flushcache_fn", "cw_memcpy_persist", "memcpy_flush",
-    "pmem_memcpy_persist"};
+    "memcpy_cw_persist", "pmem_memcpy_persist", "memcpy_pmem_persist"};
 static const char *const mwhat[N_METHODS] = {
     "header fast path (constant n) + cw_drain", "cw_memcpy_flushcache_fn + cw_drain",
-    "cw_memcpy_persist", "memcpy + flush lines + sfence", "libpmem pmem_memcpy_persist"};
+    "cw_memcpy_persist", "memcpy + flush lines + sfence", "update in place + cw_persist",
+    "libpmem pmem_memcpy_persist", "update in place + libpmem pmem_persist"};
 
 static const size_t sizes[] = {4, 8, 16, 64, 256, 1024, 4096};
 #define N_SIZES (sizeof sizes / sizeof sizes[0])
@@ -124,6 +128,20 @@ static void append(int m, unsigned char *dst, const unsigned char *pool, size_t 
         }
 #endif
         break;
+    case M_INPLACE:
+        for (size_t i = 0; i < nrec; i++) {
+            memcpy(dst + i * size, pool + src_off(i, seed), size);
+            cw_persist(dst + i * size, size);
+        }
+        break;
+    case M_PMEM_INPLACE:
+#ifdef CWB_HAVE_LIBPMEM
+        for (size_t i = 0; i < nrec; i++) {
+            memcpy(dst + i * size, pool + src_off(i, seed), size);
+            pmem_persist(dst + i * size, size);
+        }
+#endif
+        break;
     default:
 #ifdef CWB_HAVE_LIBPMEM
         for (size_t i = 0; i < nrec; i++)
@@ -142,7 +160,7 @@ static int method_available(int m, size_t size)
 #ifdef CWB_HAVE_LIBPMEM
     return 1;
 #else
-    return m != M_PMEM;
+    return m != M_PMEM && m != M_PMEM_INPLACE;
 #endif
 }
 
@@ -404,7 +422,8 @@ int cwb_wl_pmemlog(const struct cwb_wl_opts *o, struct cwb_results *r)
                             ns + c * samples, NULL, samples);
         }
         static const int pairs[][2] = {
-            {M_FN, M_HDR}, {M_PLAIN, M_PERSIST}, {M_PERSIST, M_PMEM}};
+            {M_FN, M_HDR}, {M_PLAIN, M_PERSIST}, {M_PERSIST, M_PMEM},
+            {M_PMEM_INPLACE, M_INPLACE}};
         for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
             size_t a = at[pairs[p][0]], b = at[pairs[p][1]];
             if (a != (size_t)-1 && b != (size_t)-1)

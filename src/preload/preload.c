@@ -12,6 +12,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -99,6 +101,29 @@ static int env_from_proc(void)
     return 1;
 }
 
+/* CACHEWISE_VERBOSE=1: that the shim is loaded, and every setting it uses
+ * (the library's own line, printed by cwi_init, comes first). */
+static void say_loaded(void)
+{
+    const char *v = cwi_getenv("CACHEWISE_VERBOSE");
+    if (v == NULL || v[0] == '\0' || v[0] == '0')
+        return;
+    char line[PATH_MAX + 256], src[32];
+    if (cwp_srcnta_threshold == SIZE_MAX)
+        snprintf(src, sizeof src, "off");
+    else
+        snprintf(src, sizeof src, "%zu", cwp_srcnta_threshold);
+    const char *prof = cwp_profile_path();
+    int len = snprintf(line, sizeof line,
+                       "cachewise-preload: loaded (cachewise %s): memcpy, memmove, mempcpy and "
+                       "their __*_chk interposed; nt_threshold=%zu (%s) "
+                       "src_noreuse_threshold=%s profile=%s\n",
+                       cw_version(), cwp_nt_threshold, cwi_info.nt_threshold_source, src,
+                       prof != NULL ? prof : "off");
+    if (len > 0)
+        (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
+}
+
 static void init_once(void)
 {
     t_initialising = 1;
@@ -121,6 +146,7 @@ static void init_once(void)
     cwp_large_threshold = cwp_nt_threshold < cwp_srcnta_threshold ? cwp_nt_threshold
                                                                   : cwp_srcnta_threshold;
     cwp_setup();
+    say_loaded();
     if (borrowed)
         environ = NULL;
     atomic_store_explicit(&g_ready, 1, memory_order_release);

@@ -58,6 +58,8 @@ CWI_HIDDEN void cwp_setup(void);
 /* The parts that may allocate (pthread key, atfork handler, signal
  * handler): only from the shim's constructor. */
 CWI_HIDDEN void cwp_setup_late(void);
+/* The profile's path template (absolute, with %p), or NULL when not profiling. */
+CWI_HIDDEN const char *cwp_profile_path(void);
 /* Write the profile now (exit, signal). Async-signal-safe. */
 CWI_HIDDEN void cwp_write(void);
 /* The rare cases of cwp_record: this thread has no slot yet, or counts

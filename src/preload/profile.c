@@ -136,6 +136,11 @@ void cwp_setup(void)
     cwp_profiling = 1;
 }
 
+const char *cwp_profile_path(void)
+{
+    return cwp_profiling ? g_template : NULL;
+}
+
 static void slot_release(void *p)
 {
     struct cwp_slot *s = p;
