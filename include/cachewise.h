@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cachewise.h - cache-aware memory copies with runtime CPU dispatch.
  *

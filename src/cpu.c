@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU detection: CPUID + XGETBV feature ladder and cache topology.
  * Compiled for the baseline ISA: nothing here may need more than x86-64. */
 #include <string.h>

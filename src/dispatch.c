@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Dispatch: one-time CPU detection and implementation selection, and the
  * public copy entry points that route each call by size and hints.
  * Compiled for the baseline ISA (x86-64 = SSE2): it may run on any CPU. */

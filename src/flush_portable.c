@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Non-x86 targets: no portable way to write back a cache line from user
  * space, so flushcache degrades to an ordinary copy (cw_info says so). */
 #include "internal.h"

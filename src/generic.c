@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* generic: portable C11 implementation, the reference the others are tested
  * against and the fallback on every architecture.
  *

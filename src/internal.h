@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal interfaces of the cachewise library. Not installed. Every symbol
  * here is hidden (the library is built with -fvisibility=hidden); only the
  * cw_* functions of include/cachewise.h are exported. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Environment options (CACHEWISE_*): parsing and error recording.
  * Invalid settings are never fatal: they are ignored, recorded in
  * cw_get_info()->errors and printed when CACHEWISE_VERBOSE=1. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The built-in copy profiles and the CPUs they are chosen for (after
  * OpenBLAS's per-core tables and glibc's cpu-features: the CPU's facts
  * become one struct, once). Every row cites the measurement it comes from;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-CPU copy policy: every CPU-dependent decision of the kernels, as
  * data (docs/TUNING.md). Computed once at initialisation from a built-in
  * profile chosen by CPUID vendor, family and model (src/policy.c), then a

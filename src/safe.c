@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cw_copy_safe: a copy that survives SIGSEGV/SIGBUS in its source or
  * destination and reports exactly how many bytes it could not copy, the
  * userspace counterpart of the kernel's copy_from_user (docs/SAFE.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by src/safe.c and src/safe_signals.c only: cw_copy_safe's signal
  * plumbing. Both files define _GNU_SOURCE before including it. */
 #ifndef CW_SAFE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cw_copy_safe's signal plumbing: SIGSEGV/SIGBUS handlers installed once
  * and chained to the ones the program had, and what a handler that leaves
  * without sigreturn must put back (docs/SAFE.md, "The signal-handler

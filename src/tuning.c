@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The settings of the copy policy (after mimalloc's options.c: one table,
  * each value with its default and its source) and the tuning they come
  * from: a built-in profile, a tuning file, single CACHEWISE_* variables.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench measurement engine: a broken routine must be caught (wrong byte,
  * write before or after dst, nothing copied, NULL), a correct one measured
  * in every cache state, also with a cell per routine (cwb_measure_each);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cwbench smoke tests: every subcommand once with tiny sizes (--quick), and
 # bad input that must exit 2 with one "cwbench: ..." line and a usage hint,
 # print nothing on stdout and leave no output file behind. Plus the engine

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cwbench statistics, result files, size distributions and `compare`.
 #
 # The sources are compiled straight into the tests, so they do not depend

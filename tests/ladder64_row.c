@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The 64-byte-vector instance of the x86 copy ladder for test_ladder64.c,
  * compiled with -mavx2: two AVX2 registers stand in for one zmm, and the
  * aligned and streaming stores abort on an address that isn't 64-byte

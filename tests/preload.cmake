@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests of libcachewise-preload.so (src/preload, docs/PRELOAD.md). The shim is
 # not built with sanitizers, and then these tests are not registered.
 if(NOT TARGET cachewise_preload)

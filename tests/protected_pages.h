@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* protected_pages.h - test buffers that sit flush against PROT_NONE pages.
  *
  * A kernel that reads or writes even one byte past either end of a buffer

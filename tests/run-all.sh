@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cachewise: the project's single test command (README, .ci/run).
 #
 #   tests/run-all.sh            # every stage, from any directory

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cw_copy_safe tests (issue 5). Faults are provoked on purpose, so under
 # sanitizers the tools must leave SIGSEGV/SIGBUS to cachewise (docs/SAFE.md).
 find_package(Threads REQUIRED)

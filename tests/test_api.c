@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The API around the copies: hint validation (EINVAL, nothing copied),
  * n == 0 never dereferencing, cw_impl_list / cw_impl_select / cw_impl_name,
  * cw_get_info consistency and cw_version. Runs with whatever implementation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Differential test of every public copy function against a byte-loop
  * reference, with the implementation chosen by CACHEWISE_IMPL (CTest runs
  * this once per implementation name).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Environment settings: CACHEWISE_IMPL, CACHEWISE_NT_THRESHOLD (K/M/G
  * suffixes) and CACHEWISE_VERBOSE. The library reads them once, at load
  * time, so every case runs this program again as a child with its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a hostile or buggy caller can pass (issue 12, from the peers' test
  * suites): sizes above PTRDIFF_MAX, and a NULL source for cw_copy_safe.
  *

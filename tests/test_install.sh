@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Install the build into a scratch prefix, then use it the ways a user does:
 #   1. what is installed: header, shared library (versioned file and SONAME),
 #      static library, CMake package, pkg-config file, LICENSE; the ABI

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The 64-byte-vector instance of the x86 copy ladder, run on any AVX2 CPU.
  *
  * The avx512 implementation is nothing but src/x86/copy_ladder.h compiled

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cw_memmove with overlapping buffers, forward and backward, against a
  * byte-loop reference: every distance 0..256 at many sizes, then large
  * distances and sizes, including the boundary between overlap and the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cw_copy_safe's fast path relies on the code in section cw_safe_text
 # (src/CMakeLists.txt, src/safe.c): a fault may stop it at any instruction
 # and the handler resumes the caller with the callee-saved registers as they

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The shared library exports only cw_* (plus its version node) and neither
 # library ever calls memcpy/memmove/mempcpy: under the LD_PRELOAD shim such
 # a call would come straight back into cachewise.

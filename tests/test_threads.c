@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Thread safety of implementation selection, meant for ThreadSanitizer.
  *
  * Phase 1, first use: built against the static library, this program's

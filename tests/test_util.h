@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared helpers of the core tests: failure reporting, a seeded RNG, the
  * contract of which implementation a CPU must be able to run, and the check
  * every per-implementation test makes before it starts (CACHEWISE_IMPL).

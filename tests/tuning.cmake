@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The per-CPU policy (issue 13): every built-in profile forced by name runs
 # the differential and fault suites on this CPU (one test per row and
 # suite), policy corners no profile reaches are forced setting by setting,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cwbench workloads (issue 6). Each workload runs in --quick mode and checks
 # its data byte for byte; --inject-fault corrupts one byte before the check,
 # which proves a mismatch really fails the run (exit 1); malformed options

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `cwbench --ab A B`: a live, interleaved comparison of two routines (or of
  * one routine at two src:dst offsets) per size, hot, cold or at random
  * offsets, with the Mann-Whitney verdict and a geometric-mean row. */

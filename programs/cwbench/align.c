@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Offset lists for `sweep --align/--src-off/--dst-off` and `--ab --a-off/--b-off`.
  * Strict parsing (no sign, no blanks, no silent truncation) so that a typo
  * is an exit-2 message, not an hour of measuring the wrong cells. */

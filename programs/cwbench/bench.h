@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench engine: machine information, timers, buffers, the routine
  * registry and the measurement engine shared by every subcommand (and by
  * the workload and statistics code and their tests). Methodology and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench subcommands and what they share: parsed options, routine lists,
  * result output. Private to the engine's files and main.c. */
 #ifndef CWB_CMD_H

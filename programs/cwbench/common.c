@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the subcommands share: routine lists, run metadata, output files. */
 #include <math.h>
 #include <stdarg.h>

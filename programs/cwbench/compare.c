@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `cwbench compare A.json B.json [--alpha X]`: per-cell A/B verdicts from
  * two saved runs. Methods: docs/STATISTICS.md. */
 #include "results.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Hardware counters per routine through perf_event_open (user space only):
  * cycles, instructions and last-level cache misses per byte copied, as in
  * the kernel patch discussions' tables. Many VMs expose no PMU: then the

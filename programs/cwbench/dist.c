@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench size-distribution files and the sampler. */
 #include "dist.h"
 #include "bench.h"

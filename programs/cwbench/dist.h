@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench size distributions: "size probability" files, as LLVM libc's
  * memcpy benchmarks use for fleet-derived call sizes, and a sampler. */
 #ifndef CWB_DIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `cwbench dist FILE`: call sizes drawn from a size-distribution file (as
  * LLVM libc benchmarks memcpy on fleet distributions), at random source and
  * destination offsets within an L1-sized region; calls/s and bytes/s per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `cwbench info`: what the library has in force on this machine: the CPU
  * it detected, the tuning and profile chosen, and every setting of the copy
  * policy with its value, the built-in profile's value, where the value came

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Machine description (what a result is only meaningful with), timers,
  * counters probe, huge-page buffers and deterministic fill patterns. */
 #include <emmintrin.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench: command line, option checking and dispatch to the subcommands.
  * Every argument is checked before any measurement starts, so bad input
  * costs nothing and never leaves partial output behind. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The measurement engine: batch calibration, interleaved samples, CPU time
  * beside wall time, verification of every copy outside the timed region,
  * and the copy ceiling kernels. Methodology: docs/BENCHMARKS.md. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where a cell's buffers and the timed loops' stack lie within a page
  * (docs/BENCHMARKS.md, "Placement"). */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --plot DIR: data files and gnuplot scripts for throughput vs size (log
  * axes, one line per routine) and pollution bars; rendered when gnuplot is
  * on PATH (found at run time, never needed to build). */

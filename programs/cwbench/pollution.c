@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `cwbench pollution`: what a copy costs everyone else. A victim working
  * set (a randomly permuted pointer chain, one node per cache line, on huge
  * pages so TLB misses don't dominate) is walked cold (after clflush of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Progress on stderr, beyond the phase calls of bench.h: a plan for the
  * whole command, so that the ETA covers every phase still to come, and
  * --quiet. */

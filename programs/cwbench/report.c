@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The default report: machine, timer, copy ceiling, throughput by size
  * class (with the misaligned-destination rows), pollution, and one verdict
  * line per routine against glibc memcpy. Budget: under 60 s on 2 cores. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench result sets, atomic writing and the CSV writer (JSON: results_write.c,
  * the reader: results_read.c). */
 #include "results.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench result sets: cells of raw samples plus run metadata, written as
  * JSON (read back by `cwbench compare`) or CSV. Formats: docs/STATISTICS.md. */
 #ifndef CWB_RESULTS_H

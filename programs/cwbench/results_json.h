@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench: private to the result files' code. JSON primitives for the
  * reader (results_read.c): a recursive descent over any JSON whitespace;
  * the first error wins and carries its line number ("FILE:LINE: problem"

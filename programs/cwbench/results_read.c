@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench: the reader for result files (cwb_results_read_json), both
  * formats: Google Benchmark's ("context", "benchmarks", plus cwbench's
  * "cwbench_cells"), which cwbench writes, and the "cwbench-results"

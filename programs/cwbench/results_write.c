@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench: the JSON writer for result files (cwb_results_write_json):
  * Google Benchmark's schema with cwbench's fields as extra keys. */
 #include "results.h"

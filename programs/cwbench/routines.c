@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The routine registry: the cachewise entry points and the references they
  * are judged against (glibc, a bare rep movsb, plain streaming loops of
  * each ISA, libpmem). Every routine has the memcpy signature so the engine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench statistics; methods and their justification: docs/STATISTICS.md. */
 #include "stats.h"
 

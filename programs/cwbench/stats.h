@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench statistics: summaries, the Mann-Whitney U test, the ratio of two
  * samples with a distribution-free confidence interval, and verdicts.
  * See docs/STATISTICS.md for the methods and how to read a verdict. */

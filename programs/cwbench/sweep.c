@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `cwbench sweep`: routines x sizes x misalignment sets x cache states.
  * Sizes: fine steps 0..4096, then powers of two to 256 MiB. States: hot
  * (the same buffers), cold (rotating through a pool of at least 4x the

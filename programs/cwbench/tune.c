@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `cwbench tune`: measures, on the machine it runs on, each decision of the
  * copy policy (src/policy.h) and writes a tuning file the library loads
  * (CACHEWISE_TUNING=FILE). Candidates are the library's own kernels under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench tune: options and entry point (programs/cwbench/tune.c). */
 #ifndef CWB_TUNE_H
 #define CWB_TUNE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Size formatting and parsing, and the progress line on stderr. */
 #include <errno.h>
 #include <stdlib.h>

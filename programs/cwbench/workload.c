@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `cwbench workload`: option parsing, dispatch to the workloads and the
  * helpers they share (figures, verdicts, result cells, counters). */
 #ifndef _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cwbench workloads: userspace re-creations of the kernel measurements that
  * motivated cachewise (issue 6). Shared by workload.c and workload_*.c only. */
 #ifndef CWB_WORKLOAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `cwbench workload cachedread`: the hdparm -T case.
  *
  * hdparm -T reads 2 MiB chunks of data already in the page cache, so it

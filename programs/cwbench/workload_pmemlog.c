@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `cwbench workload pmemlog`: the dm-writecache case.
  *
  * dm-writecache persists small metadata entries with memcpy_flushcache; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `cwbench workload writeback`: the iozone case.
  *
  * In the kernel, a cache-bypassing copy_from_user for file writes cut iozone

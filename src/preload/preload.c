@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libcachewise-preload.so: memcpy, memmove, mempcpy and their fortified
  * __*_chk variants for unmodified programs (LD_PRELOAD), routed through the
  * cachewise dispatcher with a policy read from the environment.

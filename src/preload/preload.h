@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal interfaces of libcachewise-preload.so (the LD_PRELOAD shim).
  * Everything here is hidden; the shim exports only the interposed libc
  * functions (see preload.map). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Copy-size profiling for the LD_PRELOAD shim (CACHEWISE_PROFILE=path).
  *
  * Each thread counts into its own slot (mmap'ed, never malloc'ed: the hot

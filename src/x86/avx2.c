@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* avx2: the copy ladder with 32-byte vectors. */
 #include <immintrin.h>
 

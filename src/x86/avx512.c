@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* avx512: the copy ladder with 64-byte vectors. It cannot be run on the
  * development machine (no AVX-512 there), so it is deliberately nothing but
  * an instance of the template that sse2 and avx2 exercise: no masked tails,

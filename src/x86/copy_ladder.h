@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* copy_ladder.h: the x86 copy kernels, written once for every vector width.
  *
  * An ISA file (sse2.c, avx2.c, avx512.c) defines the vector parameters below,

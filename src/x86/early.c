@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What cw_memcpy's IFUNC resolver may ask before the process is set up.
  *
  * The dynamic linker runs the resolver while it relocates the shared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cache-line write-back for the flushcache copies and fills, and for
  * cw_flush / cw_persist. The instruction is chosen once from CPUID;
  * mnemonics are emitted through inline asm so this file needs no target

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cw_copy_safe's recovery points on x86-64 Linux (src/safe.c explains the
  * design). The struct safe_frame and struct safe_tls offsets used here are
  * checked by _Static_assert in src/safe.c.

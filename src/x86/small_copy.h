@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small head/tail copies, every load before any store (so they serve
  * memmove too): at most 32 bytes with baseline x86-64 instructions (SSE2),
  * shared by the dispatcher's inline path (src/dispatch.c, compiled for the

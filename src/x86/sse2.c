@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sse2: the copy ladder with 16-byte vectors; runs on every x86-64 CPU. */
 #include <emmintrin.h>
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Google Benchmark's tools/compare.py (Debian: libbenchmark-tools) on two
 # cwbench --quick runs: cwbench --json writes that tool's schema. Then
 # cwbench compare on the same two files. Exit 77 (skipped) when the tool

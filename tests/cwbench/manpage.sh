@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # docs/cwbench.1: `man ./docs/cwbench.1` renders it without a warning, and
 # it names every option that `cwbench --help` lists. Exit 77 (skipped)
 # without man.

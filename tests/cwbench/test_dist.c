@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for programs/cwbench/dist.c: good and malformed
  * size-distribution files, the sampler and the RNG. */
 #include "dist.h"

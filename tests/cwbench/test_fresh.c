@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The engine on fresh call sequences (cwb_measure_fresh, distbench.c), as
  * `cwbench dist` and `--ab --state random` run it: a recording routine
  * logs every call of every batch, and the test checks that no batch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for programs/cwbench/stats.c. Expected values come from
  * published examples (scipy's mannwhitneyu documentation, the standard
  * U critical-value table) or from brute-force enumeration here. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for cw_copy and cw_memmove (and the other copies, the
  * fills and the flushes): the input chooses the operation, implementation,
  * hints, size, placement and the bytes copied; each result is checked

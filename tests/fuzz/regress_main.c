@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Regression driver: runs LLVMFuzzerTestOneInput over every file given,
  * or every file in every directory given (the seed corpus and any crash
  * inputs saved there), without libFuzzer. A failing input aborts. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks a cachewise-preload profile (CACHEWISE_PROFILE output).
 
 check_profile.py PROFILE [--min-calls N] [--calls N] [--bytes N]

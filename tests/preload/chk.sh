@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # chk.sh SHIM PROGRAM WHICH: an overflowing __*_chk call through the shim
 # must abort with glibc's message.
 shim=$1 prog=$2 which=$3

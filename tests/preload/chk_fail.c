@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* __memcpy_chk / __memmove_chk / __mempcpy_chk with n > dstlen must abort
  * like glibc ("*** buffer overflow detected ***"); argv[1] picks which. A
  * correct call runs first so the entry point is known to work. With a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every-byte check of the interposed memcpy/memmove/mempcpy/__*_chk: sizes
  * 0..1100 one by one, then steps up to 70 KiB and a few large copies, with
  * varying source/destination alignment, guard bytes on both sides of the

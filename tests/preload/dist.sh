@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # dist.sh SHIM PROGRAM CWBENCH WORKDIR: profile known_calls.c under the
 # shim, then `cwbench dist` must accept the profile and benchmark it.
 set -eu

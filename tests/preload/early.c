@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Copies before any constructor has run: a .preinit_array function runs
  * before the shared libraries' constructors (the shim's included), so its
  * memcpy is the shim's first call and must initialise lazily. It writes

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # early.sh SHIM PROGRAM WORKDIR: early.c's copies before any constructor ran
 # must be right, must be the ones that initialise the shim, and the
 # settings must be read although libc has not set environ yet.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # exports.sh SHIM: the shim exports exactly the six copy functions, and none
 # of its code calls memcpy/memmove/mempcpy through the PLT (that would
 # recurse into the shim, before initialisation even deadlock).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fork and exec under the shim with CACHEWISE_PROFILE=.../prof.%p: the
  * parent, a forked child that exits, and a forked child that execs this
  * program again each copy their own size (1111, 2222, 3333 bytes) and print

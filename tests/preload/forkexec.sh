@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # forkexec.sh SHIM PROGRAM WORKDIR: runs forkexec.c under the shim with a
 # per-process profile path and checks each process's profile.
 set -eu

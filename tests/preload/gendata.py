@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """gendata.py KIND BYTES OUT: deterministic test input (fixed seed).
 KIND text: words and numbers with some binary runs (compresses like real
 data); lines: one random record per line, for sort."""

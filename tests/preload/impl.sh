@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # impl.sh SHIM IMPL PROGRAM [ARGS]: runs PROGRAM under the shim with
 # CACHEWISE_IMPL=IMPL. Exit 77 (skipped) when this CPU cannot run IMPL.
 shim=$1 impl=$2 prog=$3

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The interposable copy functions, reached through volatile pointers so the
  * compiler can neither inline nor specialise the calls: the test programs
  * must exercise whatever the dynamic linker bound (glibc or the shim). */

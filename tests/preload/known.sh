@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # known.sh SHIM PROGRAM WORKDIR [signal]: known_calls.c under the shim; the
 # profile must hold exactly the calls it reports. With "signal", the
 # profile flushed on SIGUSR2 must hold exactly the calls made before it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Makes a known set of copy calls (through volatile function pointers, so
  * the compiler cannot inline them) and prints them as "call FN SIZE COUNT"
  * lines; check_profile.py compares them with the profile the shim wrote.

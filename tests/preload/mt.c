@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Threads copying at once through the shim: a few long-lived workers with
  * random sizes and alignments, plus waves of short-lived threads (their
  * profile slots get recycled). Every copy is verified; the total number of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # mt.sh SHIM PROGRAM WORKDIR: mt.c under the shim; the merged per-thread
 # profile must count exactly the calls and bytes the threads made.
 set -eu

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Copies of many sizes through bytes, bytearray and memoryview (CPython
 copies them with memcpy/memmove); prints one hash of every result, which
 must be the same with and without the shim."""

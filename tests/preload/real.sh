@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # real.sh PROGRAM SHIM WORKDIR [PYTHON]: runs a real Debian program with and
 # without the shim and compares the output byte for byte; every process
 # under the shim writes a profile, which must be well formed and non-empty

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cw_copy_safe with the implementation named by argv[1] (forced by CTest
  * through CACHEWISE_IMPL): a fault at the first byte, in the middle and on
  * the last page of the source and of the destination, for every size class

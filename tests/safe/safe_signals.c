@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The signal-handler contract of cw_copy_safe, one mode per process (the
  * handlers are process-wide):
  *   before   the program's SIGSEGV/SIGBUS handlers, installed before

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two threads fault inside cw_copy_safe 10^4 times each, at the same time
  * (one in the source by SIGSEGV and SIGBUS, one in a read-only destination),
  * while a third copies without faults: every return value and every copied

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared helpers of the cw_copy_safe tests: page-granular buffers whose
  * pages can be made inaccessible, fill patterns and failure reporting. */
 #ifndef SAFE_UTIL_H

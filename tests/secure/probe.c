@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The program tests/secure/run.sh makes setuid root and runs as an
  * unprivileged user (issue 12). Linked against libcachewise.so and
  * libcachewise-preload.so (as /etc/ld.so.preload would load the shim into a

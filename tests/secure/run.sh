@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Secure mode and planted symlinks (issue 12). Usage: run.sh PROBE
 #
 # 1. Planted symlinks (any user): the shim's profile is written through a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Uses the installed header and library the way an application would. */
 #include <cachewise.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Tuning files and profile names (issue 13): cwbench tune writes a file the
 # library loads (the round trip: every value comes back, with source
 # "file"); names, files and single variables override in that order; bad
