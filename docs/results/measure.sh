@@ -72,13 +72,13 @@ for t in $TOPICS; do
         run t6 --ab pmem_memcpy_nt cw_memcpy_flushcache --size 8 --size 16 --size 32 --size 64 \
             --size 96 --size 128 --size 256 --size 1K --size 4K --state random --samples 15 --pin 1 ;;
     t8)
-        # The first landed build (acedd40, the end of session 1) against this
+        # The first landed build (acedd40, 2026-11-29) against this
         # one, same sweep, in the order base, final, final, base (ABBA: a drift
         # of the host over the four runs favours the later run in the first
         # pair and the earlier one in the second), plus the same-build control
         # (base vs base): a cell counts as a regression only when it is
         # significantly slower in both pairs; the control shows how many cells
-        # drift alone flags. (Until session 4 the order was base, final, base,
+        # drift alone flags. (Until 2026-11-30 the order was base, final, base,
         # final, and cells that drift with the host, the streaming stores'
         # hot cells, were flagged in both pairs.)
         base=$(mktemp -d)
