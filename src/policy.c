@@ -12,6 +12,14 @@ struct cwi_policy cwi_pol;
 
 #define KiB ((size_t)1 << 10)
 
+/* The rules measured on the Zen 3 guest (the amd-zen3 row's comment says
+ * what each rests on), which the amd-zen4 row shares. */
+#define ZEN3_RULES                                                                               \
+    .nt_level = 3, .nt_num = 1, .nt_den = 4, .rep_mode = CWI_REP_ALIGNED, .rep_min = 32 * KiB,  \
+    .rep_max = 256 * KiB, .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,                     \
+    .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH, .src_pf_dist = 2 * KiB,                    \
+    .src_flush_back = 512, .persist_small = CWI_PERSIST_MOVNTI
+
 /* The profile table. A row's rules are facts about the CPU it was measured
  * on; the generic rows are the cautious choices for CPUs nobody here has
  * measured (no rule that cost on any measured CPU), for `cwbench tune` to
@@ -42,12 +50,7 @@ static const struct cwi_profile profiles[] = {
          * kept a 1 MiB copy's source out of the L2. */
         .name = "amd-zen3",
         .measured = "docs/RESULTS.md and docs/TUNING.md, AMD EPYC family 25 model 1",
-        .nt_level = 3, .nt_num = 1, .nt_den = 4,
-        .rep_mode = CWI_REP_ALIGNED, .rep_min = 32 * KiB, .rep_max = 256 * KiB,
-        .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,
-        .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH, .src_pf_dist = 2 * KiB,
-        .src_flush_back = 512,
-        .persist_small = CWI_PERSIST_MOVNTI,
+        ZEN3_RULES,
     },
     {
         /* AMD EPYC Zen 4 guest (family 25 model 17): the Zen 3 rules, which
@@ -56,12 +59,7 @@ static const struct cwi_profile profiles[] = {
          * is not yet measured (docs/RESULTS.md says so). */
         .name = "amd-zen4",
         .measured = "docs/RESULTS.md, AMD EPYC family 25 model 17 (Zen 3 rules)",
-        .nt_level = 3, .nt_num = 1, .nt_den = 4,
-        .rep_mode = CWI_REP_ALIGNED, .rep_min = 32 * KiB, .rep_max = 256 * KiB,
-        .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,
-        .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH, .src_pf_dist = 2 * KiB,
-        .src_flush_back = 512,
-        .persist_small = CWI_PERSIST_MOVNTI,
+        ZEN3_RULES,
     },
     {
         /* Intel CPUs not in the table: glibc's L3/4, no rep movsb window
