@@ -33,7 +33,7 @@ static void *memcpy_first_use(void *restrict dst, const void *restrict src, size
  * no test: on the row's path (row load, test, threshold load, jump, size
  * ladder) 40-64 B copies at random offsets lost 5-10% to glibc's resolved
  * entry, where each load on the way cost about 0.17 ns of 3.4
- * (docs/RESULTS.md, log 15). Until selection: the first-use path. */
+ * (AMD EPYC family 25 model 1, docs/results/amd-25-1/README.md, step 15). Until selection: the first-use path. */
 static _Atomic(cwi_copy_fn) g_memcpy_small = memcpy_first_use;
 static size_t g_nt_threshold = SIZE_MAX; /* written once, before cwi_active_row */
 static uint32_t g_features;
@@ -317,8 +317,8 @@ static inline __attribute__((always_inline)) void *memcpy_through_row(void *rest
  * PLT then lands in the entry it returned. On AVX2 CPUs that entry copies
  * 33..128 bytes itself, with no load on the way: behind the PLT's jump the
  * load and jump through g_memcpy_small made these copies about 7% slower
- * than glibc's memcpy, which is resolved the same way (docs/RESULTS.md,
- * log 16). cw_impl_select() cannot move them (the entry is fixed at load
+ * than glibc's memcpy, which is resolved the same way (AMD EPYC family 25 model 1,
+ * docs/results/amd-25-1/README.md, step 16). cw_impl_select() cannot move them (the entry is fixed at load
  * time); CACHEWISE_IMPL=sse2 or generic, read by the resolver, selects the
  * baseline entry. The static library keeps a plain function (see
  * src/CMakeLists.txt). */
