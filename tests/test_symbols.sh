@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The shared library exports only cw_* (plus its version node) and neither
-# library ever calls memcpy/memmove/mempcpy: under the LD_PRELOAD shim such
-# a call would come straight back into cachewise.
+# The shared library exports only cw_* (plus its version node), every public
+# function among them, and neither library ever calls memcpy/memmove/mempcpy
+# or memset/bzero: under the LD_PRELOAD shim (or in a program that routes
+# memset to cachewise) such a call would come straight back into cachewise.
 # usage: test_symbols.sh NM libcachewise.so libcachewise.a
 set -euo pipefail
 nm=$1 shared=$2 static=$3
@@ -16,11 +17,12 @@ if [ -n "$bad" ]; then
 fi
 for sym in cw_memcpy cw_memmove cw_memcpy_nt cw_memcpy_flushcache_fn cw_drain \
            cw_memcpy_persist cw_copy cw_copy_safe cw_safe_init cw_safe_handle_fault \
-           cw_impl_name cw_impl_list cw_impl_select cw_get_info cw_version; do
+           cw_impl_name cw_impl_list cw_impl_select cw_get_info cw_version \
+           cw_flush cw_persist cw_memset_nt cw_memset_flushcache cw_memset_persist; do
     grep -Eq "^$sym(@.*)?\$" <<<"$exported" || { echo "FAIL: $shared does not export $sym"; fail=1; }
 done
 
-forbidden='^_*(memcpy|memmove|mempcpy)(_chk)?(@.*)?$'
+forbidden='^_*(memcpy|memmove|mempcpy|memset|bzero|explicit_bzero)(_chk)?(@.*)?$'
 und=$("$nm" -D --undefined-only "$shared" | awk '{print $NF}')
 if grep -Eq "$forbidden" <<<"$und"; then
     echo "FAIL: $shared needs:"; grep -E "$forbidden" <<<"$und"; fail=1
@@ -31,6 +33,6 @@ if grep -Eq "$forbidden" <<<"$und"; then
 fi
 
 if [ $fail -eq 0 ]; then
-    echo "ok: $(wc -l <<<"$exported") exported symbols, all cw_*; no memcpy/memmove/mempcpy imports"
+    echo "ok: $(wc -l <<<"$exported") exported symbols, all cw_*; no memcpy/memmove/mempcpy/memset/bzero imports"
 fi
 exit $fail
