@@ -60,7 +60,8 @@ extern "C" {
 /** Destination will be read soon: keep it cached, never stream. */
 #define CW_DST_REUSE 0x2u
 /** Source won't be read again: read it with non-temporal hints
- *  (prefetchnta) so the source doesn't evict other data either. On x86 CPUs
+ *  (prefetchnta; PRFM PLDL1STRM on aarch64) so the source doesn't evict
+ *  other data either. On x86 CPUs
  *  with clflushopt, source lines are also evicted from the caches right
  *  after they are read (prefetchnta alone did not keep them out of the L2
  *  on the CPUs measured; docs/RESULTS.md): don't use it on a source that is
@@ -85,7 +86,8 @@ CW_API void *cw_memmove(void *dst, const void *src, size_t n);
 
 /** Copy writing the destination with non-temporal (streaming) stores wherever
  *  possible: every whole, aligned 64-byte line of the destination is
- *  streamed; the partial first and last lines use ordinary stores, and so do
+ *  streamed (movnt on x86-64; STNP on aarch64, where the architecture
+ *  makes it a hint only); the partial first and last lines use ordinary stores, and so do
  *  copies shorter than 256 bytes (a few lines: streaming them costs more than
  *  the cache space it saves). Ends with a store fence, so it can replace
  *  memcpy anywhere (the copy is globally visible in order on return).
@@ -94,18 +96,22 @@ CW_API void *cw_memcpy_nt(void *CW_RESTRICT dst, const void *CW_RESTRICT src, si
 
 /** Like the Linux kernel's memcpy_flushcache(): after this call and a
  *  following cw_drain(), no cache line of [dst, dst+n) is left dirty in the
- *  CPU caches. Whole lines are written with streaming stores, partial lines
- *  with ordinary stores followed by clwb (else clflushopt, else clflush).
- *  Does NOT fence: call cw_drain() once after a batch of these.
- *  On non-x86 targets the copy is done but cache flushing is unavailable
- *  (cw_get_info()->has_clflush == 0 tells).
+ *  CPU caches. x86-64: whole lines are written with streaming stores,
+ *  partial lines with ordinary stores followed by clwb (else clflushopt,
+ *  else clflush). aarch64: ordinary stores, each line then written back
+ *  with DC CVAP (to the point of persistence, where the CPU has FEAT_DPB),
+ *  else DC CVAC (to the point of coherency), as the kernel's arm64
+ *  memcpy_flushcache does. Does NOT fence: call cw_drain() once after a
+ *  batch of these. On other targets the copy is done but cache flushing is
+ *  unavailable (cw_get_info()->flush_insn is "none").
  *  Returns dst. The header wrapper cw_memcpy_flushcache() below inlines
  *  constant 4, 8 and 16-byte copies. */
 CW_API void *cw_memcpy_flushcache_fn(void *CW_RESTRICT dst, const void *CW_RESTRICT src,
                                      size_t n);
 
 /** Store fence completing earlier streaming stores and cache flushes
- *  (sfence on x86-64; a full fence elsewhere). */
+ *  (sfence on x86-64; DSB SY on aarch64, which waits for the DC CVAP/CVAC
+ *  write-backs to complete; a full fence elsewhere). */
 CW_API void cw_drain(void);
 
 /** cw_memcpy_flushcache() + cw_drain(). Returns dst. */
@@ -185,13 +191,16 @@ CW_API int cw_safe_handle_fault(int sig, void *siginfo, void *ucontext);
  *  - Thread-safe; the fills are dispatched to the active implementation
  *    like the copies (cw_impl_select() applies).
  *  - Where the CPU has no user-space cache write-back
- *    (cw_get_info()->flush_insn is "none": targets other than x86-64), the
+ *    (cw_get_info()->flush_insn is "none": targets other than x86-64 and
+ *    aarch64), the
  *    flushes write nothing back and the fills are ordinary fills; the
  *    drains still fence. */
 
 /** Write back to memory every cache line overlapping [addr, addr+n): clwb,
- *  else clflushopt, else clflush (cw_get_info()->flush_insn), like
- *  libpmem's pmem_flush() and the kernel's arch_wb_cache_pmem(). The first
+ *  else clflushopt, else clflush on x86-64; DC CVAP, else DC CVAC by the
+ *  CPU's smallest data cache line (CTR_EL0) on aarch64
+ *  (cw_get_info()->flush_insn), like libpmem's pmem_flush() and the
+ *  kernel's arch_wb_cache_pmem(). The first
  *  and last lines may hold bytes outside the range; they are written back
  *  too, which changes nothing. Stores nothing and needs no write access:
  *  the range may lie in a read-only mapping (these instructions are
@@ -223,8 +232,9 @@ CW_API void *cw_memset_nt(void *dst, int c, size_t n);
  *  clearing. Whole lines are written with streaming stores; a partial line
  *  made of whole, aligned 4- or 8-byte words with movnti; any other partial
  *  line with ordinary stores followed by its write-back (clwb, else
- *  clflushopt, else clflush). Does NOT fence: call cw_drain() once after a
- *  batch of these. Returns dst. */
+ *  clflushopt, else clflush). On aarch64: ordinary stores, every line then
+ *  written back (DC CVAP, else DC CVAC), as cw_memcpy_flushcache(). Does
+ *  NOT fence: call cw_drain() once after a batch of these. Returns dst. */
 CW_API void *cw_memset_flushcache(void *dst, int c, size_t n);
 
 /** cw_memset_flushcache() + cw_drain(), like pmem_memset_persist(). Its
@@ -237,7 +247,8 @@ CW_API void *cw_memset_persist(void *dst, int c, size_t n);
 
 /* ---- Implementations and information ------------------------------------- */
 
-/** Name of the active implementation ("generic", "sse2", "avx2", "avx512").
+/** Name of the active implementation ("generic", "sse2", "avx2", "avx512";
+ *  "aarch64" on 64-bit Arm).
  *  On x86-64, cw_memcpy and cw_memmove copy at most 32 bytes inline with
  *  baseline (SSE2) instructions before dispatching, whatever the active
  *  implementation: the indirect jump cost those calls ~8%. And in the
@@ -293,7 +304,9 @@ struct cw_info {
     /* thresholds in force */
     size_t nt_threshold;     /* cw_memcpy streams at n >= this */
     const char *nt_threshold_source; /* "cpu" (formula) or "env" */
-    const char *flush_insn;  /* "clwb", "clflushopt", "clflush" or "none" */
+    /* "clwb", "clflushopt", "clflush" (x86-64), "dc cvap", "dc cvac"
+     * (aarch64) or "none" */
+    const char *flush_insn;
     const char *impl;        /* active implementation name */
     const char *impl_source; /* "cpu" (best runnable) or "env" or "api" */
     /* configuration errors: invalid environment settings that were ignored */
@@ -315,6 +328,13 @@ struct cw_info {
     /* every setting of the policy, with its value and source */
     int n_settings;
     const struct cw_setting *settings;
+    /* aarch64 features (getauxval(AT_HWCAP), AT_HWCAP2), 0 elsewhere:
+     * Advanced SIMD, DC CVAP (FEAT_DPB, write-back to the point of
+     * persistence), DC CVADP (FEAT_DPB2), SVE. On aarch64 cpu_vendor names
+     * the MIDR_EL1 implementer and cpu_family/cpu_model_number are its
+     * implementer code and part number (0 where Linux does not expose MIDR);
+     * cache sizes come from sysfs (/sys/devices/system/cpu/cpu0/cache). */
+    int asimd, dcpop, dcpodp, sve;
 };
 
 /** The system-wide tuning file read when CACHEWISE_TUNING is not set (in a

@@ -19,6 +19,9 @@ const struct cwi_impl *const cwi_impls[] = {
     &cwi_impl_avx2,
     &cwi_impl_sse2,
 #endif
+#if defined(__aarch64__)
+    &cwi_impl_aarch64,
+#endif
     &cwi_impl_generic,
     NULL,
 };
@@ -93,18 +96,22 @@ static void init_once(void)
     in->clflushopt = !!(cpu.features & CWI_F_CLFLUSHOPT);
     in->clwb = !!(cpu.features & CWI_F_CLWB);
     in->movdir64b = !!(cpu.features & CWI_F_MOVDIR64B);
+    in->asimd = !!(cpu.features & CWI_F_ASIMD);
+    in->dcpop = !!(cpu.features & CWI_F_DCPOP);
+    in->dcpodp = !!(cpu.features & CWI_F_DCPODP);
+    in->sve = !!(cpu.features & CWI_F_SVE);
     copy_string(in->cpu_vendor, sizeof in->cpu_vendor, cpu.vendor);
     copy_string(in->cpu_model, sizeof in->cpu_model, cpu.model);
     in->l1d_size = cpu.l1d;
     in->l2_size = cpu.l2;
     in->l3_size = cpu.l3;
     in->cache_line = cpu.line;
-    in->flush_insn = cwi_flush_select(cpu.features);
 
     in->cpu_family = cpu.family;
     in->cpu_model_number = cpu.model_number;
     const char *want_impl, *want_source;
     cwi_tuning_init(&cpu, in, &want_impl, &want_source);
+    in->flush_insn = cwi_flush_select(cpu.features);
 
     /* every size above PTRDIFF_MAX takes the threshold's path, which
      * refuses it (cwi_size_overflow) */

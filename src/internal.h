@@ -26,6 +26,11 @@ enum {
     CWI_F_CLFLUSHOPT = 1u << 8,
     CWI_F_CLWB = 1u << 9,
     CWI_F_MOVDIR64B = 1u << 10,
+    /* aarch64 (getauxval(AT_HWCAP) / AT_HWCAP2) */
+    CWI_F_ASIMD = 1u << 16,  /* Advanced SIMD (NEON) */
+    CWI_F_DCPOP = 1u << 17,  /* DC CVAP: write-back to the point of persistence */
+    CWI_F_DCPODP = 1u << 18, /* DC CVADP: to the point of deep persistence */
+    CWI_F_SVE = 1u << 19,
 };
 
 /* A copy kernel. All kernels: n may be 0 (then dst/src are not touched);
@@ -131,6 +136,9 @@ CWI_HIDDEN extern const struct cwi_impl cwi_impl_sse2;
 CWI_HIDDEN extern const struct cwi_impl cwi_impl_avx2;
 CWI_HIDDEN extern const struct cwi_impl cwi_impl_avx512;
 #endif
+#if defined(__aarch64__)
+CWI_HIDDEN extern const struct cwi_impl cwi_impl_aarch64;
+#endif
 CWI_HIDDEN size_t cwi_generic_copy_safe(void *restrict dst, const void *restrict src, size_t n);
 CWI_HIDDEN size_t cwi_sse2_copy_safe(void *restrict dst, const void *restrict src, size_t n);
 CWI_HIDDEN size_t cwi_avx2_copy_safe(void *restrict dst, const void *restrict src, size_t n);
@@ -143,7 +151,9 @@ struct cwi_cpu {
     char model[64];
     size_t l1d, l2, l3, line;
     unsigned threads_sharing_l3; /* logical CPUs sharing the L3, >= 1 */
-    unsigned family, model_number; /* CPUID display family and model (x86) */
+    /* x86: CPUID display family and model; aarch64: MIDR_EL1 implementer
+     * and part number (0 where the kernel does not expose MIDR) */
+    unsigned family, model_number;
 };
 CWI_HIDDEN void cwi_cpu_detect(struct cwi_cpu *out);
 #if defined(__x86_64__)
@@ -202,7 +212,8 @@ CWI_HIDDEN const struct cwi_impl *cwi_active(void);
  * with acquire). cw_copy_safe's trampoline calls through it directly. */
 CWI_HIDDEN extern _Atomic(const struct cwi_impl *) cwi_active_row;
 
-/* ---- Cache-line flushing (x86: src/x86/flush.c; elsewhere a no-op) ---- */
+/* ---- Cache-line flushing (src/x86/flush.c, src/aarch64/flush.c; elsewhere
+ * a no-op: src/flush_portable.c) ---- */
 /* Write back the line containing p (clwb, else clflushopt, else clflush,
  * chosen at init). */
 CWI_HIDDEN void cwi_flush_line(const void *p);
@@ -230,12 +241,32 @@ static inline __attribute__((always_inline)) void cwi_flush_line_inline(const vo
     }
 }
 #endif
+#if defined(__aarch64__)
+/* DC CVAP by its system-instruction encoding (sys #3, c7, c12, #1): the
+ * assembler accepts the mnemonic only for ARMv8.2 targets, and the library
+ * is built for ARMv8.0 (it is run only where HWCAP_DCPOP says so). */
+#define CWI_DC_CVAP(reg) "sys #3, c7, c12, #1, " #reg
+enum { CWI_FLUSH_CVAC = 1, CWI_FLUSH_CVAP = 2 };
+CWI_HIDDEN extern int cwi_flush_kind;
+/* the smallest data cache line (CTR_EL0.DminLine), the write-back step */
+CWI_HIDDEN extern size_t cwi_dline;
+static inline __attribute__((always_inline)) void cwi_flush_line_inline(const void *p)
+{
+    if (cwi_flush_kind == CWI_FLUSH_CVAP)
+        __asm__ volatile(CWI_DC_CVAP(%0) : : "r"(p) : "memory");
+    else
+        __asm__ volatile("dc cvac, %0" : : "r"(p) : "memory");
+}
+#endif
 /* Write back every line overlapping [p, p+n) (cw_flush's body). Never
  * stores: the write-back instructions are checked like a one-byte load,
  * so a read-only mapping may be flushed. */
 CWI_HIDDEN void cwi_flush_range(const void *p, size_t n);
-/* Choose the flush instruction from the CPU features; returns its name
- * ("clwb", "clflushopt", "clflush" or "none"). Called once by cwi_init. */
+/* Choose the flush instruction: the policy's flush_pref if the CPU has it
+ * (else that is recorded as a configuration error and cwi_pol.flush_pref
+ * reset to auto), or the best the features offer; returns its name
+ * ("clwb", "clflushopt", "clflush", "dc cvap", "dc cvac" or "none").
+ * Called once by cwi_init, after the policy is set. */
 CWI_HIDDEN const char *cwi_flush_select(uint32_t features);
 /* Store fence. */
 CWI_HIDDEN void cwi_sfence(void);

@@ -87,6 +87,22 @@ static const struct cwi_profile profiles[] = {
         .persist_small = CWI_PERSIST_MOVNTI,
     },
     {
+        /* 64-bit Arm CPUs: nothing measured on Arm hardware yet (the aarch64
+         * row is verified under qemu only, docs/RESULTS.md). glibc's and the
+         * kernel's rules where they agree: streaming from L3/4 (4 x L2 where
+         * Linux describes no L3), no software prefetch in the streaming loop
+         * (the cores' own prefetchers track linear streams), CW_SRC_NOREUSE
+         * as PRFM PLDL1STRM 2 KiB ahead, the "used once" hint; no source
+         * flush (DC CIVAC behind the loads is not known to pay anywhere). */
+        .name = "generic-aarch64",
+        .measured = "cautious rules, unmeasured; docs/TUNING.md",
+        .nt_level = 3, .nt_num = 1, .nt_den = 4,
+        .rep_mode = CWI_REP_OFF, .rep_min = 0, .rep_max = 0,
+        .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,
+        .src_mode = CWI_SRC_PREFETCHNTA, .src_pf_dist = 2 * KiB, .src_flush_back = 512,
+        .persist_small = CWI_PERSIST_MOVNTI,
+    },
+    {
         /* Any other CPU (and the starting point of `cwbench tune`). */
         .name = "generic",
         .measured = "cautious rules; docs/TUNING.md",
@@ -100,7 +116,8 @@ static const struct cwi_profile profiles[] = {
 #define N_PROFILES (sizeof profiles / sizeof profiles[0])
 
 const char *const cwi_profile_names[] = {
-    "intel-server", "amd-zen3", "amd-zen4", "generic-intel", "generic-amd", "generic", NULL,
+    "intel-server", "amd-zen3", "amd-zen4", "generic-intel", "generic-amd", "generic-aarch64",
+    "generic", NULL,
 };
 
 /* Which CPUs get which row: CPUID vendor, display family, model range. */
@@ -138,6 +155,9 @@ const struct cwi_profile *cwi_profile_for_cpu(const struct cwi_cpu *c)
         if (strcmp(c->vendor, cpu_rows[i].vendor) == 0 && c->family == cpu_rows[i].family &&
             c->model_number >= cpu_rows[i].model_lo && c->model_number <= cpu_rows[i].model_hi)
             return cwi_profile_find(cpu_rows[i].profile);
+#if defined(__aarch64__)
+    return cwi_profile_find("generic-aarch64");
+#endif
     if (strcmp(c->vendor, "GenuineIntel") == 0)
         return cwi_profile_find("generic-intel");
     if (strcmp(c->vendor, "AuthenticAMD") == 0 || strcmp(c->vendor, "HygonGenuine") == 0)

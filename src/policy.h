@@ -25,6 +25,20 @@ enum cwi_pf_hint { CWI_PF_T0 = 0, CWI_PF_T1 = 1, CWI_PF_T2 = 2, CWI_PF_NTA = 3 }
 /* How CW_SRC_NOREUSE keeps the source out of the caches: a bit set. */
 enum { CWI_SRC_PREFETCHNTA = 1, CWI_SRC_FLUSH = 2 };
 
+/* The write-back instruction: the best the CPU has (auto), or one named;
+ * one the CPU lacks is refused at initialisation (recorded) and auto used. */
+enum cwi_flush_pref {
+    CWI_FLUSHPREF_AUTO = 0,
+    CWI_FLUSHPREF_CLWB,
+    CWI_FLUSHPREF_CLFLUSHOPT,
+    CWI_FLUSHPREF_CLFLUSH,
+    CWI_FLUSHPREF_DC_CVAP,
+    CWI_FLUSHPREF_DC_CVAC,
+};
+
+/* their names in settings, files and CACHEWISE_FLUSH (src/tuning.c) */
+extern const char *const cwi_flush_pref_names[] __attribute__((visibility("hidden")));
+
 /* How a partial cache line of whole aligned 4/8-byte words is persisted. */
 enum cwi_persist_small { CWI_PERSIST_MOVNTI = 0, CWI_PERSIST_CLWB = 1 };
 
@@ -45,6 +59,9 @@ struct cwi_policy {
     size_t src_pf_dist, src_flush_back;
     /* flushcache of a partial line made of aligned 4/8-byte words */
     int persist_small;
+    /* the write-back instruction (enum cwi_flush_pref; never from a profile:
+     * the CPU's features decide, unless a file or variable names one) */
+    int flush_pref;
 };
 
 /* The policy in force (src/policy.c). Written during initialisation only. */

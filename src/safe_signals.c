@@ -47,9 +47,10 @@ static int running_on_valgrind(void)
 /* Jumping out of a handler skips sigreturn, so put back by hand what the
  * kernel changed for the handler: the signal mask (a program handler that
  * calls cw_safe_handle_fault may run with SIGSEGV blocked, and a later fault
- * with SIGSEGV blocked kills the process) and, on x86-64, the SSE and x87
- * control words (the handler starts with the defaults, and the program's
- * rounding/flush-to-zero modes must survive the copy). */
+ * with SIGSEGV blocked kills the process) and the floating-point control
+ * state (x86-64: the SSE and x87 control words, which the handler starts
+ * with at their defaults; aarch64: FPCR and FPSR), so that the program's
+ * rounding/flush-to-zero modes survive the copy. */
 void cwi_safe_restore_state(int sig, void *ucontext)
 {
     sigset_t m;
@@ -73,6 +74,20 @@ void cwi_safe_restore_state(int sig, void *ucontext)
         unsigned short fcw = uc->uc_mcontext.fpregs->cwd;
         __asm__ volatile("ldmxcsr %0" : : "m"(mxcsr));
         __asm__ volatile("fldcw %0" : : "m"(fcw));
+    }
+#elif defined(__aarch64__) && defined(__linux__)
+    /* The floating-point control and status registers, from the frame's
+     * first record, the FPSIMD one (struct fpsimd_context of
+     * <asm/sigcontext.h>: magic, size, fpsr, fpcr): the handler may have
+     * changed the rounding or flush-to-zero mode. */
+    const unsigned char *rec = (const unsigned char *)uc->uc_mcontext.__reserved;
+    uint32_t head[4];
+    for (unsigned i = 0; i < sizeof head; i++)
+        ((unsigned char *)head)[i] = rec[i];
+    if (head[0] == 0x46508001u) { /* FPSIMD_MAGIC */
+        uint64_t fpsr = head[2], fpcr = head[3];
+        __asm__ volatile("msr fpsr, %0" : : "r"(fpsr));
+        __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
     }
 #endif
 }

@@ -26,6 +26,8 @@ static const char *const rep_names[] = {"off", "aligned", "align-dst", NULL};
 static const char *const hint_names[] = {"t0", "t1", "t2", "nta", NULL};
 static const char *const src_names[] = {"none", "prefetchnta", "flush", "both", NULL};
 static const char *const persist_names[] = {"movnti", "clwb", NULL};
+const char *const cwi_flush_pref_names[] = {"auto",    "clwb",    "clflushopt", "clflush",
+                                            "dc-cvap", "dc-cvac", NULL};
 
 static const struct setting_def {
     const char *name, *env;
@@ -54,6 +56,7 @@ static const struct setting_def {
      offsetof(struct cwi_policy, src_flush_back), NULL, (size_t)1 << 20},
     {"persist_small", "CACHEWISE_PERSIST_SMALL", K_ENUM,
      offsetof(struct cwi_policy, persist_small), persist_names, 0},
+    {"flush", "CACHEWISE_FLUSH", K_ENUM, offsetof(struct cwi_policy, flush_pref), cwi_flush_pref_names, 0},
     {"impl", "CACHEWISE_IMPL", K_IMPL, 0, NULL, 0},
 };
 #define N_SETTINGS (sizeof defs / sizeof defs[0])

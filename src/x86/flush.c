@@ -9,6 +9,22 @@ int cwi_flush_kind = CWI_FLUSH_CLFLUSH; /* every x86-64 CPU has clflush */
 
 const char *cwi_flush_select(uint32_t features)
 {
+    int pref = cwi_pol.flush_pref;
+    if (pref != CWI_FLUSHPREF_AUTO) {
+        uint32_t need = pref == CWI_FLUSHPREF_CLWB         ? CWI_F_CLWB
+                        : pref == CWI_FLUSHPREF_CLFLUSHOPT ? CWI_F_CLFLUSHOPT
+                        : pref == CWI_FLUSHPREF_CLFLUSH    ? CWI_F_CLFLUSH
+                                                           : 0;
+        if (need != 0 && (features & need)) {
+            cwi_flush_kind = pref == CWI_FLUSHPREF_CLWB         ? CWI_FLUSH_CLWB
+                             : pref == CWI_FLUSHPREF_CLFLUSHOPT ? CWI_FLUSH_CLFLUSHOPT
+                                                                : CWI_FLUSH_CLFLUSH;
+            return cwi_flush_pref_names[pref];
+        }
+        cwi_config_error("flush=%s: this CPU has no such instruction; using the best it has",
+                         cwi_flush_pref_names[pref]);
+        cwi_pol.flush_pref = CWI_FLUSHPREF_AUTO;
+    }
     if (features & CWI_F_CLWB) {
         cwi_flush_kind = CWI_FLUSH_CLWB;
         return "clwb";
