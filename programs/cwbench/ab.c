@@ -86,6 +86,7 @@ int cwb_cmd_ab(const struct cwb_opts *o)
     struct cwb_results res;
     cwb_results_init(&res);
     cwb_common_meta(&res, o, "cwbench --ab");
+    cwb_emulation_banner(stdout, 1);
 
     char la[96], lb[96];
     side_label(rt[0], o->a_off, la, sizeof la);

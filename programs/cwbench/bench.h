@@ -46,10 +46,10 @@ static inline cwb_copy_fn cwb_routine_fn(const struct cwb_routine *rt, size_t n)
 }
 
 /* cw_memcpy, cw_memcpy_nt, cw_memcpy_flushcache, cw_copy_nta
- * (CW_SRC_NOREUSE|CW_DST_NOREUSE), cw_copy_safe, glibc_memcpy, rep_movsb,
- * stream_sse2/stream_avx2/stream_avx512 (plain streaming-store loops, only
- * those this CPU runs), pmem_memcpy_nt / pmem_memcpy_t when built with
- * libpmem. Static storage. */
+ * (CW_SRC_NOREUSE|CW_DST_NOREUSE), cw_copy_safe, glibc_memcpy; on x86-64
+ * rep_movsb and stream_sse2/stream_avx2/stream_avx512 (plain streaming-store
+ * loops, only those this CPU runs), on aarch64 stream_stnp; pmem_memcpy_nt /
+ * pmem_memcpy_t when built with libpmem. Static storage. */
 const struct cwb_routine *cwb_routines(size_t *count);
 /* NULL when the name is unknown (or not runnable here). */
 const struct cwb_routine *cwb_routine_find(const char *name);
@@ -76,7 +76,19 @@ double cwb_timer_tick(void);
 /* ---- Machine ------------------------------------------------------------- */
 
 void cwb_print_machine(FILE *f);
+/* Adds the machine's metadata, among it "emulated" ("true"/"false"). */
 void cwb_machine_meta(struct cwb_results *r);
+/* 1 when this process runs under a user-mode emulator (qemu-user, an x86
+ * translator on Arm: machine.c says how it tells); *why (may be NULL) gets
+ * the evidence either way. Checked once, cached. */
+int cwb_emulated(const char **why);
+#define CWB_EMULATED_MSG                                                                      \
+    "cwbench: running under an emulator (qemu-user): timings mean nothing here; only "       \
+    "correctness is checked"
+/* The first line of a timing report: CWB_EMULATED_MSG when emulated (also
+ * once on stderr if to_stderr), on builds other than x86-64 a note that no
+ * emulator was detected; nothing on native x86-64. Never fails the run. */
+void cwb_emulation_banner(FILE *out, int to_stderr);
 /* Last-level cache size in bytes (32 MiB when the CPU does not say). */
 size_t cwb_llc_bytes(void);
 /* 1 when perf_event_open can count cycles for this process; why[] says

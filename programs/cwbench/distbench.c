@@ -245,6 +245,7 @@ int cwb_cmd_dist(const struct cwb_opts *o)
     struct cwb_results res;
     cwb_results_init(&res);
     cwb_common_meta(&res, o, "cwbench dist");
+    cwb_emulation_banner(stdout, 1);
     cwb_results_meta(&res, "dist_file", o->file);
     char a[32], b[32];
     printf("cwbench dist %s: %zu distinct sizes, mean %.1f B, max %s\n", o->file, d.n,

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Machine description (what a result is only meaningful with), timers,
  * counters probe, huge-page buffers and deterministic fill patterns. */
-#include <emmintrin.h>
 #include <errno.h>
 #include <gnu/libc-version.h>
 #include <linux/perf_event.h>
@@ -18,9 +17,13 @@
 #define CWB_CACHEWISE_LINK "static"
 #endif
 
+#include "arch.h"
 #include "bench.h"
 #include "cachewise.h"
 #include "results.h"
+#if defined(CWB_ARCH_A64)
+#include <sys/auxv.h>
+#endif
 
 #ifndef CWB_BUILD_FLAGS
 #define CWB_BUILD_FLAGS "unknown"
@@ -98,8 +101,22 @@ int cwb_counters_available(char *why, size_t cap)
     return 1;
 }
 
+/* The CPU features a result depends on: the library's x86 ladder, or on
+ * aarch64 the kernel's hardware capabilities (AT_HWCAP, AT_HWCAP2): Advanced
+ * SIMD, SVE, LSE atomics, DC CVAP (dcpop) and DC CVADP (dcpodp). */
 static void features(char *buf, size_t cap)
 {
+#if defined(CWB_ARCH_A64)
+    unsigned long h = getauxval(AT_HWCAP), h2 = getauxval(AT_HWCAP2);
+    (void)h2;
+    const struct { const char *name; int on; } f[] = {
+        {"asimd", (h & HWCAP_ASIMD) != 0}, {"atomics", (h & HWCAP_ATOMICS) != 0},
+        {"sve", (h & HWCAP_SVE) != 0},     {"dcpop", (h & HWCAP_DCPOP) != 0},
+#ifdef HWCAP2_DCPODP
+        {"dcpodp", (h2 & HWCAP2_DCPODP) != 0},
+#endif
+    };
+#else
     const struct cw_info *in = cw_get_info();
     const struct { const char *name; int on; } f[] = {
         {"sse2", in->sse2},       {"avx2", in->avx2},         {"avx512f", in->avx512f},
@@ -107,6 +124,7 @@ static void features(char *buf, size_t cap)
         {"fsrm", in->fsrm},       {"clflush", in->clflush},   {"clflushopt", in->clflushopt},
         {"clwb", in->clwb},       {"movdir64b", in->movdir64b},
     };
+#endif
     size_t len = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
@@ -145,6 +163,101 @@ static int pinned_cpus(void)
     if (sched_getaffinity(0, sizeof set, &set) != 0)
         return -1;
     return CPU_COUNT(&set);
+}
+
+/* ---- emulation ------------------------------------------------------------ */
+
+/* Under a user-mode emulator (qemu-user, or an x86 translator on an Arm
+ * host) every timing is the translator's, not the CPU's. Two checks, either
+ * one enough, both reading files the emulator passes through untouched:
+ * 1. /proc/sys/kernel/arch names the kernel's own architecture. qemu-user
+ *    rewrites uname()'s machine field to the guest's, so uname is no use,
+ *    but it leaves /proc/sys alone: a kernel of another architecture than
+ *    this build's means something translates in between.
+ * 2. /proc/cpuinfo in the other architecture's format, for kernels without
+ *    kernel.arch: qemu-user up to 8.1 shows the host's file (x86
+ *    "vendor_id" and "flags" lines seen from an aarch64 build; an Arm
+ *    kernel's "CPU implementer" from an x86 build). qemu 8.2 and later fake
+ *    an Arm /proc/cpuinfo, hence check 1 first.
+ * Neither sees a full-system emulator (there the kernel is emulated too and
+ * the architectures agree), which is why builds for anything but x86-64
+ * always print the note that emulated timings mean nothing. */
+static int emu_state = -1;
+static char emu_why[160];
+
+static int read_line(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return -1;
+    int ok = fgets(buf, (int)cap, f) != NULL;
+    fclose(f);
+    if (!ok)
+        return -1;
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+static int detect_emulation(char *why, size_t cap)
+{
+    char line[256];
+    if (read_line("/proc/sys/kernel/arch", line, sizeof line) == 0) {
+        if (strcmp(line, CWB_ARCH_NAME) != 0 && strcmp(CWB_ARCH_NAME, "unknown") != 0) {
+            snprintf(why, cap, "this %s build runs on a %.40s kernel", CWB_ARCH_NAME, line);
+            return 1;
+        }
+        snprintf(why, cap, "the kernel is %.40s like this build", line);
+        return 0;
+    }
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    int readable = f != NULL, x86_lines = 0, arm_lines = 0;
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        x86_lines += strncmp(line, "vendor_id", 9) == 0 || strncmp(line, "flags\t", 6) == 0;
+        arm_lines += strncmp(line, "CPU implementer", 15) == 0;
+    }
+    if (f != NULL)
+        fclose(f);
+#if defined(__x86_64__) || defined(__i386__)
+    int foreign = arm_lines > 0 && x86_lines == 0;
+#elif defined(__aarch64__) || defined(__arm__)
+    int foreign = x86_lines > 0 && arm_lines == 0;
+#else
+    int foreign = x86_lines > 0 || arm_lines > 0;
+#endif
+    if (foreign) {
+        snprintf(why, cap, "this %s build sees another architecture's /proc/cpuinfo",
+                 CWB_ARCH_NAME);
+        return 1;
+    }
+    snprintf(why, cap, "no /proc/sys/kernel/arch; /proc/cpuinfo %s",
+             readable ? "looks native" : "unreadable");
+    return 0;
+}
+
+int cwb_emulated(const char **why)
+{
+    if (emu_state < 0)
+        emu_state = detect_emulation(emu_why, sizeof emu_why);
+    if (why != NULL)
+        *why = emu_why;
+    return emu_state;
+}
+
+void cwb_emulation_banner(FILE *out, int to_stderr)
+{
+    static int told;
+    const char *why;
+    if (cwb_emulated(&why)) {
+        fprintf(out, "%s (%s)\n", CWB_EMULATED_MSG, why);
+        /* once per process, and not twice on one terminal */
+        if (to_stderr && !told++ && !(isatty(fileno(out)) && isatty(STDERR_FILENO)))
+            fprintf(stderr, "%s\n", CWB_EMULATED_MSG);
+        return;
+    }
+#if !defined(CWB_ARCH_X86)
+    fprintf(out, "cwbench: no emulator detected (%s); under an emulator such as qemu-user "
+            "timings mean nothing\n", why);
+#endif
 }
 
 void cwb_print_machine(FILE *f)
@@ -190,6 +303,19 @@ void cwb_print_machine(FILE *f)
         fprintf(f, "  counters     available (%s)\n", why);
     else
         fprintf(f, "  counters     not available (%s)\n", why);
+#if defined(CWB_ARCH_A64)
+    fprintf(f, "  timestamps   cntvct_el0 at %.2f MHz (cntfrq_el0: the generic timer, not the "
+            "CPU clock)\n", (double)cwb_ts_hz() / 1e6);
+#endif
+    const char *ewhy;
+    if (cwb_emulated(&ewhy))
+        fprintf(f, "  emulation    DETECTED (%s): timings under an emulator (qemu-user) mean "
+                "nothing here; only correctness is checked\n", ewhy);
+#if !defined(CWB_ARCH_X86)
+    else
+        fprintf(f, "  emulation    none detected (%s); timings under an emulator (qemu-user) "
+                "would mean nothing\n", ewhy);
+#endif
 }
 
 void cwb_machine_meta(struct cwb_results *r)
@@ -231,6 +357,11 @@ void cwb_machine_meta(struct cwb_results *r)
     cwb_results_meta(r, "counters", buf);
     snprintf(buf, sizeof buf, "%.3g", cwb_timer_tick());
     cwb_results_meta(r, "timer_tick_s", buf);
+    /* "true"/"false" go out as JSON booleans (results_write.c) */
+    const char *ewhy;
+    cwb_results_meta(r, "emulated", cwb_emulated(&ewhy) ? "true" : "false");
+    cwb_results_meta(r, "emulation", ewhy);
+    cwb_results_meta(r, "arch", CWB_ARCH_NAME);
 }
 
 /* ---- memory ---------------------------------------------------------------- */
@@ -267,6 +398,8 @@ void cwb_free_huge(void *p, size_t bytes)
 void cwb_fill_nt(void *p, int byte, size_t n)
 {
     unsigned char *d = p;
+#if defined(CWB_ARCH_X86)
+    /* 16-byte streaming stores from the first 16-byte boundary */
     unsigned char *a = (unsigned char *)(((uintptr_t)d + 15) & ~(uintptr_t)15);
     if ((size_t)(a - d) >= n) {
         memset(d, byte, n);
@@ -274,12 +407,26 @@ void cwb_fill_nt(void *p, int byte, size_t n)
     }
     memset(d, byte, (size_t)(a - d));
     n -= (size_t)(a - d);
-    __m128i v = _mm_set1_epi8((char)byte);
+    cwb_v128 v = cwb_v128_splat(byte);
     size_t i = 0;
     for (; i + 16 <= n; i += 16)
-        _mm_stream_si128((__m128i *)(a + i), v);
+        cwb_nt_store16(a + i, v);
+#else
+    /* whole lines (two STNP each) from the first 64-byte boundary */
+    unsigned char *a = (unsigned char *)(((uintptr_t)d + 63) & ~(uintptr_t)63);
+    if ((size_t)(a - d) >= n) {
+        memset(d, byte, n);
+        return;
+    }
+    memset(d, byte, (size_t)(a - d));
+    n -= (size_t)(a - d);
+    cwb_v128 v = cwb_v128_splat(byte);
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64)
+        cwb_nt_fill64(a + i, v);
+#endif
     memset(a + i, byte, n - i);
-    _mm_sfence();
+    cwb_sfence();
 }
 
 void cwb_fill_pattern(void *p, size_t n, uint64_t seed)

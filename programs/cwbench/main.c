@@ -16,6 +16,18 @@
 #include "progress.h"
 #include "tune.h"
 
+/* The implementations --impl takes: the x86-64 rows, or elsewhere the
+ * portable one and whatever the library lists (a wrong name is answered
+ * with the list of those runnable here). */
+#if defined(__x86_64__)
+#define CWB_IMPL_HELP                                                                         \
+    "(generic, sse2, avx2,\n                   avx512; default: the best this CPU runs)"
+#else
+#define CWB_IMPL_HELP                                                                         \
+    "(generic, or another the\n                   Machine block lists as runnable; default: " \
+    "the best this CPU runs)"
+#endif
+
 enum mode { M_REPORT = 1, M_SWEEP = 2, M_DIST = 4, M_POLL = 8, M_AB = 16, M_TUNE = 32 };
 #define M_ALL (M_REPORT | M_SWEEP | M_DIST | M_POLL | M_AB)
 
@@ -53,8 +65,7 @@ static const char help[] =
     "  --pin CPU        run on that CPU only\n"
     "  --stack-offset N page offset (0..4080, a multiple of 16) of the timed loops' stack\n"
     "                   (default: chosen per cell away from both buffers)\n"
-    "  --impl NAME      measure with that cachewise implementation (generic, sse2, avx2,\n"
-    "                   avx512; default: the best this CPU runs)\n"
+    "  --impl NAME      measure with that cachewise implementation " CWB_IMPL_HELP "\n"
     "  --json FILE      raw samples and metadata as JSON (read by cwbench compare)\n"
     "  --csv FILE       raw samples as CSV\n"
     "  --plot DIR       charts through gnuplot (PNG, else SVG)\n"

@@ -2,12 +2,11 @@
 /* The measurement engine: batch calibration, interleaved samples, CPU time
  * beside wall time, verification of every copy outside the timed region,
  * and the copy ceiling kernels. Methodology: docs/BENCHMARKS.md. */
-#include <emmintrin.h>
-#include <immintrin.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "bench.h"
 #include "cachewise.h"
 
@@ -272,7 +271,7 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
         c0 = cwb_cpu_now();
         t0 = cwb_now();
         hot_loops[site % CWB_SITES](cwb_routine_fn(rt, sp->size), d, s, sp->size, k);
-        _mm_sfence();
+        cwb_store_drain();
         t1 = cwb_now();
         c1 = cwb_cpu_now();
         out->bytes = (double)sp->size * (double)k;
@@ -293,7 +292,7 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
         t0 = cwb_now();
         cold_loops[site % CWB_SITES](cwb_routine_fn(rt, n), db, sb, n, k, stride, nslots,
                                      first % nslots);
-        _mm_sfence();
+        cwb_store_drain();
         t1 = cwb_now();
         c1 = cwb_cpu_now();
         e->cold_cursor = (first + k) % nslots;
@@ -313,7 +312,7 @@ static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const str
         c0 = cwb_cpu_now();
         t0 = cwb_now();
         replay_loops[site % CWB_SITES](rt->fn, db, sb, calls, nc, k);
-        _mm_sfence();
+        cwb_store_drain();
         t1 = cwb_now();
         c1 = cwb_cpu_now();
         int fill = fill_byte(rt);
@@ -529,104 +528,4 @@ int cwb_measure_each(struct cwb_engine *e, const struct cwb_spec *specs,
                      const struct cwb_routine *const *rt, size_t nrt, struct cwb_run *out)
 {
     return measure(e, specs, 1, rt, nrt, out);
-}
-
-/* ---- copy ceiling --------------------------------------------------------- */
-
-__attribute__((target("avx2"))) static uint64_t read_avx2(const unsigned char *p, size_t n)
-{
-    __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a;
-    for (size_t i = 0; i + 128 <= n; i += 128) {
-        a = _mm256_xor_si256(a, _mm256_load_si256((const __m256i *)(p + i)));
-        b = _mm256_xor_si256(b, _mm256_load_si256((const __m256i *)(p + i + 32)));
-        c = _mm256_xor_si256(c, _mm256_load_si256((const __m256i *)(p + i + 64)));
-        d = _mm256_xor_si256(d, _mm256_load_si256((const __m256i *)(p + i + 96)));
-    }
-    a = _mm256_xor_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(c, d));
-    return (uint64_t)_mm256_extract_epi64(a, 0) ^ (uint64_t)_mm256_extract_epi64(a, 3);
-}
-
-__attribute__((target("avx2"))) static void write_avx2(unsigned char *p, size_t n)
-{
-    __m256i v = _mm256_set1_epi8(0x5a);
-    for (size_t i = 0; i + 128 <= n; i += 128) {
-        _mm256_stream_si256((__m256i *)(p + i), v);
-        _mm256_stream_si256((__m256i *)(p + i + 32), v);
-        _mm256_stream_si256((__m256i *)(p + i + 64), v);
-        _mm256_stream_si256((__m256i *)(p + i + 96), v);
-    }
-    _mm_sfence();
-}
-
-static uint64_t read_sse2(const unsigned char *p, size_t n)
-{
-    __m128i a = _mm_setzero_si128(), b = a, c = a, d = a;
-    for (size_t i = 0; i + 64 <= n; i += 64) {
-        a = _mm_xor_si128(a, _mm_load_si128((const __m128i *)(p + i)));
-        b = _mm_xor_si128(b, _mm_load_si128((const __m128i *)(p + i + 16)));
-        c = _mm_xor_si128(c, _mm_load_si128((const __m128i *)(p + i + 32)));
-        d = _mm_xor_si128(d, _mm_load_si128((const __m128i *)(p + i + 48)));
-    }
-    a = _mm_xor_si128(_mm_xor_si128(a, b), _mm_xor_si128(c, d));
-    return (uint64_t)_mm_cvtsi128_si64(a);
-}
-
-static void write_sse2(unsigned char *p, size_t n)
-{
-    __m128i v = _mm_set1_epi8(0x5a);
-    for (size_t i = 0; i + 64 <= n; i += 64) {
-        _mm_stream_si128((__m128i *)(p + i), v);
-        _mm_stream_si128((__m128i *)(p + i + 16), v);
-        _mm_stream_si128((__m128i *)(p + i + 32), v);
-        _mm_stream_si128((__m128i *)(p + i + 48), v);
-    }
-    _mm_sfence();
-}
-
-static double median_of(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
-void cwb_measure_ceiling(struct cwb_engine *e, size_t bytes, struct cwb_ceiling *out)
-{
-    int avx2 = cw_get_info()->avx2;
-    int n = e->samples;
-    double *r = calloc((size_t)n, sizeof *r), *w = calloc((size_t)n, sizeof *w);
-    memset(out, 0, sizeof *out);
-    if (bytes > e->pool)
-        bytes = e->pool;
-    bytes &= ~(size_t)127;
-    out->bytes = bytes;
-    if (r == NULL || w == NULL || bytes == 0) {
-        free(r);
-        free(w);
-        out->read_gbps = out->write_gbps = out->ceiling_gbps = NAN;
-        return;
-    }
-    /* The first pass of each kernel is the discarded warm-up. */
-    for (int s = -1; s < n; s++) {
-        double t0 = cwb_now();
-        uint64_t sum = avx2 ? read_avx2(e->src, bytes) : read_sse2(e->src, bytes);
-        __asm__ volatile("" : : "r"(sum));
-        double t1 = cwb_now();
-        if (avx2)
-            write_avx2(e->dst, bytes);
-        else
-            write_sse2(e->dst, bytes);
-        double t2 = cwb_now();
-        if (s >= 0) {
-            r[s] = (double)bytes / (t1 - t0) / 1e9;
-            w[s] = (double)bytes / (t2 - t1) / 1e9;
-        }
-    }
-    out->n = n;
-    out->read_gbps = median_of(r, n);
-    out->write_gbps = median_of(w, n);
-    /* A copy must both read and write every byte: it can be no faster than
-     * either kernel alone, even with perfect overlap. */
-    out->ceiling_gbps = out->read_gbps < out->write_gbps ? out->read_gbps : out->write_gbps;
-    free(r);
-    free(w);
 }

@@ -1,24 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* `cwbench pollution`: what a copy costs everyone else. A victim working
  * set (a randomly permuted pointer chain, one node per cache line, on huge
- * pages so TLB misses don't dominate) is walked cold (after clflush of
- * every line), hot (re-walked until resident) and right after a routine
- * copies N bytes:
+ * pages so TLB misses don't dominate) is walked cold (after a flush of
+ * every line: clflush, on aarch64 dc civac), hot (re-walked until resident)
+ * and right after a routine copies N bytes:
  *   evicted fraction = (t_after - t_hot) / (t_cold - t_hot).
  * On a shared machine the victim also decays with no copy at all, so each
  * routine has a background row that busy-waits as long as its copies take;
  * the routine's own share is what it evicted of what that background left
  * (docs/BENCHMARKS.md, "Pollution"). */
-#include <emmintrin.h>
-#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <x86intrin.h>
 
+#include "arch.h"
 #include "cmd.h"
+#include "pollution_util.h"
 #include "progress.h"
 #include "stats.h"
 
@@ -62,42 +60,37 @@ static int victim_make(struct victim *v, size_t bytes, uint64_t *rng)
     return 0;
 }
 
-/* The fill routines (cw_memset_nt, glibc_memset, ...) write CWB_FILL_BYTE. */
-static int filled(const unsigned char *d, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (d[i] != CWB_FILL_BYTE)
-            return 0;
-    return 1;
-}
-
 static double tsc_ns;
 
-/* The TSC: a full L1-resident walk is a few hundred nanoseconds, too close
- * to the clock_gettime tick for 20-tick samples. */
+/* The TSC (aarch64: CNTVCT_EL0): a full L1-resident walk is a few hundred
+ * nanoseconds, too close to the clock_gettime tick for 20-tick samples. Its
+ * rate is calibrated against the clock where the architecture does not
+ * state it (x86); aarch64 states it in CNTFRQ_EL0. */
 static void calibrate_tsc(void)
 {
     if (tsc_ns > 0)
         return;
+    uint64_t hz = cwb_ts_hz();
+    if (hz != 0) {
+        tsc_ns = 1e9 / (double)hz;
+        return;
+    }
     double t0 = cwb_now();
-    uint64_t c0 = __rdtsc();
+    uint64_t c0 = cwb_ts_raw();
     while (cwb_now() - t0 < 0.02)
         ;
     double t1 = cwb_now();
-    uint64_t c1 = __rdtsc();
+    uint64_t c1 = cwb_ts_raw();
     tsc_ns = (t1 - t0) * 1e9 / (double)(c1 - c0);
 }
 
 static double walk_ns(const struct victim *v)
 {
     void *p = v->base;
-    _mm_lfence();
-    uint64_t c0 = __rdtsc();
-    _mm_lfence();
+    uint64_t c0 = cwb_ts_begin();
     for (size_t i = v->lines; i > 0; i--)
         p = *(void **)p;
-    _mm_lfence();
-    uint64_t c1 = __rdtsc();
+    uint64_t c1 = cwb_ts_end();
     __asm__ volatile("" : : "r"(p));
     return (double)(c1 - c0) * tsc_ns;
 }
@@ -117,64 +110,8 @@ static double walk_settled(const struct victim *v)
 static void victim_flush(const struct victim *v)
 {
     for (size_t i = 0; i < v->bytes; i += LINE)
-        _mm_clflush(v->base + i);
-    _mm_mfence();
-}
-
-/* Read a buffer twice the victim's level, twice: what the walk costs once
- * the victim sits one level down. */
-static void push_down(const unsigned char *scratch, size_t bytes)
-{
-    unsigned sum = 0;
-    for (int r = 0; r < 2; r++)
-        for (size_t i = 0; i < bytes; i += LINE)
-            sum += ((const volatile unsigned char *)scratch)[i];
-    __asm__ volatile("" : : "r"(sum));
-}
-
-static long ctx_switches(void)
-{
-    struct rusage u;
-    if (getrusage(RUSAGE_THREAD, &u) != 0)
-        return -1;
-    return u.ru_nvcsw + u.ru_nivcsw;
-}
-
-/* Where allowed (root, CAP_SYS_NICE, RLIMIT_RTPRIO), each measured window
- * (a few walks and one copy, milliseconds) runs at SCHED_FIFO so that the
- * other processes on a loaded machine cannot run on this CPU in the middle
- * of it; between windows the process is an ordinary one again.
- * CWBENCH_NO_RT=1 turns this off. */
-static int rt_ok = -1;
-
-static void rt_enter(void)
-{
-    if (rt_ok == 0)
-        return;
-    if (rt_ok < 0) {
-        /* a policy the user chose (chrt, SCHED_BATCH...) is left alone */
-        const char *e = getenv("CWBENCH_NO_RT");
-        if ((e != NULL && e[0] != '\0' && e[0] != '0') || sched_getscheduler(0) != SCHED_OTHER) {
-            rt_ok = 0;
-            return;
-        }
-    }
-    struct sched_param sp = {.sched_priority = 1};
-    rt_ok = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
-}
-
-static void rt_leave(void)
-{
-    struct sched_param sp = {.sched_priority = 0};
-    if (rt_ok == 1)
-        sched_setscheduler(0, SCHED_OTHER, &sp);
-}
-
-static void busy_wait(double seconds)
-{
-    double w0 = cwb_now();
-    while (cwb_now() - w0 < seconds)
-        ;
+        cwb_flush_line(v->base + i);
+    cwb_mfence();
 }
 
 /* Rows of a table: the routines' copies, then for each routine a busy wait
@@ -225,7 +162,7 @@ static int measure_once(struct prun *p, size_t j, struct prow *row)
             busy_wait(wait);
         else
             push_down(p->scratch, p->push_bytes);
-        _mm_sfence();
+        cwb_store_drain();
         c1 = cwb_cpu_now(), w1 = cwb_now();
         t_after = walk_ns(p->v);
         double c2 = cwb_cpu_now(), w2 = cwb_now();
@@ -541,6 +478,10 @@ static int pollution_sizes(const struct cwb_opts *o, unsigned victims_mask, cons
     printf("(on CPU %d%s)\n", sched_getcpu(),
            rt_ok == 1 ? "; measured windows at SCHED_FIFO, no other process can interrupt them"
                       : "; windows disturbed by a context switch are repeated");
+#if !CWB_HAVE_FLUSH
+    printf("no cache-line flush on this architecture: the \"cold\" walks are not cold, so the "
+           "fractions below are not evictions\n");
+#endif
     fflush(stdout);
     /* Every victim first, so that the plan (and the ETA) leaves out an L3
      * victim that cannot be measured. */
@@ -612,7 +553,7 @@ int cwb_pollution_run(const struct cwb_opts *o, unsigned victims_mask, size_t co
 
 static const char *const default_routines[] = {
     "cw_memcpy", "cw_memcpy_nt", "cw_memcpy_flushcache", "cw_copy_nta", "glibc_memcpy",
-    "rep_movsb", "stream_avx2", "pmem_memcpy_nt", "pmem_memcpy_t", NULL,
+    "rep_movsb", "stream_avx2", "stream_stnp", "pmem_memcpy_nt", "pmem_memcpy_t", NULL,
 };
 
 /* 1-16 MiB copies separate the routines where the background of a 64 MiB
@@ -634,6 +575,7 @@ int cwb_cmd_pollution(const struct cwb_opts *o)
     struct cwb_results res;
     cwb_results_init(&res);
     cwb_common_meta(&res, o, "cwbench pollution");
+    cwb_emulation_banner(stdout, 1);
     printf("cwbench pollution: evicted fraction of a victim working set after one copy\n\n");
     cwb_print_machine(stdout);
     printf("\n");

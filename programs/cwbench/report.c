@@ -254,7 +254,8 @@ static double ceiling_ms(size_t bytes, int samples)
 
 static const char *const default_routines[] = {
     "cw_memcpy", "cw_memcpy_nt", "cw_memcpy_flushcache", "cw_copy_nta", "glibc_memcpy",
-    "rep_movsb", "stream_avx512", "stream_avx2", "pmem_memcpy_nt", "pmem_memcpy_t", NULL,
+    "rep_movsb", "stream_avx512", "stream_avx2", "stream_stnp", "pmem_memcpy_nt", "pmem_memcpy_t",
+    NULL,
 };
 
 static void pick_default(const struct cwb_routine **rt, size_t *nrt)
@@ -295,6 +296,7 @@ int cwb_cmd_report(const struct cwb_opts *o)
     if (pool < ceil_bytes)
         pool = ceil_bytes;
 
+    cwb_emulation_banner(stdout, 1);
     printf("cwbench %s: cachewise copy benchmark (docs/BENCHMARKS.md explains every column)\n\n",
            cw_version());
     cwb_print_machine(stdout);

@@ -374,7 +374,10 @@ static void emit_context(FILE *f, const struct cwb_results *r)
     fprintf(f, "\"cwbench-results\", \"cwbench_format_version\": %d", CWB_RESULTS_VERSION);
     for (size_t i = 0; i < r->n_meta; i++) {
         ctx_key(f, r->meta_keys[i], &first);
-        if (json_numeric(r->meta_vals[i]))
+        /* numbers and true/false go out bare: the reader turns both back
+         * into the same text (results_read.c, context_member) */
+        if (json_numeric(r->meta_vals[i]) || strcmp(r->meta_vals[i], "true") == 0 ||
+            strcmp(r->meta_vals[i], "false") == 0)
             fputs(r->meta_vals[i], f);
         else
             json_string(f, r->meta_vals[i]);

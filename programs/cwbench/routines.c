@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* The routine registry: the cachewise entry points and the references they
- * are judged against (glibc, a bare rep movsb, plain streaming loops of
- * each ISA, libpmem). Every routine has the memcpy signature so the engine
- * calls them all the same way, through one indirect call; the fills ignore
- * src (cwb_routine_fills). */
-#include <immintrin.h>
+ * are judged against (glibc, libpmem, and the plain loops of the machine's
+ * ISA: on x86-64 a bare rep movsb and SSE2/AVX2/AVX-512 streaming loops, on
+ * aarch64 an LDP/STNP streaming loop). A reference that only exists on one
+ * architecture is compiled and listed only there, so a default routine list
+ * naming it just skips it elsewhere. Every routine has the memcpy signature
+ * so the engine calls them all the same way, through one indirect call; the
+ * fills ignore src (cwb_routine_fills). */
 #include <string.h>
 
+#include "arch.h"
 #include "bench.h"
 #include "cachewise.h"
 #ifdef CWB_HAVE_LIBPMEM
@@ -112,6 +115,7 @@ static void *r_glibc_memcpy(void *d, const void *s, size_t n)
     return glibc_memcpy_ptr(d, s, n);
 }
 
+#if defined(CWB_ARCH_X86)
 static void *r_rep_movsb(void *d, const void *s, size_t n)
 {
     void *ret = d;
@@ -144,7 +148,7 @@ static void *r_stream_sse2(void *d, const void *s, size_t n)
         _mm_stream_si128((__m128i *)(dp + 48), e);
     }
     memcpy(dp, sp, n);
-    _mm_sfence();
+    cwb_sfence();
     return d;
 }
 
@@ -170,7 +174,7 @@ __attribute__((target("avx2"))) static void *r_stream_avx2(void *d, const void *
         _mm256_stream_si256((__m256i *)(dp + 96), e);
     }
     memcpy(dp, sp, n);
-    _mm_sfence();
+    cwb_sfence();
     return d;
 }
 
@@ -196,9 +200,35 @@ __attribute__((target("avx512f"))) static void *r_stream_avx512(void *d, const v
         _mm512_stream_si512((void *)(dp + 192), e);
     }
     memcpy(dp, sp, n);
-    _mm_sfence();
+    cwb_sfence();
     return d;
 }
+#elif defined(CWB_ARCH_A64)
+/* The plain STNP streaming loop, the yardstick cw_memcpy_nt must reach at
+ * DRAM sizes on aarch64: an ordinary copy of the head up to the
+ * destination's first 64-byte boundary (of everything, when no whole line
+ * follows it), then one whole line per iteration (two LDP and two STNP of
+ * q registers, cwb_nt_copy64), an ordinary copy of the tail, dmb ishst.
+ * Aligning to a line rather than to the 16-byte vector makes every STNP
+ * pair half of one whole line. */
+static void *r_stream_stnp(void *d, const void *s, size_t n)
+{
+    unsigned char *dp = d;
+    const unsigned char *sp = s;
+    size_t head = (64 - ((uintptr_t)dp & 63)) & 63;
+    if (n < 64 + head) {
+        memcpy(dp, sp, n);
+        return d;
+    }
+    memcpy(dp, sp, head);
+    dp += head, sp += head, n -= head;
+    for (; n >= 64; n -= 64, dp += 64, sp += 64)
+        cwb_nt_copy64(dp, sp);
+    memcpy(dp, sp, n);
+    cwb_sfence();
+    return d;
+}
+#endif
 
 /* ---- fills and persistence in place ----
  * A fill routine ignores src and writes CWB_FILL_BYTE, which the engine
@@ -232,6 +262,7 @@ static void *r_glibc_memset(void *d, const void *s, size_t n)
     return glibc_memset_ptr(d, CWB_FILL_BYTE, n);
 }
 
+#if defined(CWB_ARCH_X86)
 /* Plain streaming fill loops, the yardstick cw_memset_nt must reach at DRAM
  * sizes: the stream_* loops above without the loads (align the destination
  * to the vector, four vectors per iteration, memset for the head and tail,
@@ -255,7 +286,7 @@ static void *r_fill_stream_sse2(void *d, const void *s, size_t n)
         _mm_stream_si128((__m128i *)(dp + 48), v);
     }
     memset(dp, CWB_FILL_BYTE, n);
-    _mm_sfence();
+    cwb_sfence();
     return d;
 }
 
@@ -278,7 +309,7 @@ __attribute__((target("avx2"))) static void *r_fill_stream_avx2(void *d, const v
         _mm256_stream_si256((__m256i *)(dp + 96), v);
     }
     memset(dp, CWB_FILL_BYTE, n);
-    _mm_sfence();
+    cwb_sfence();
     return d;
 }
 
@@ -302,9 +333,30 @@ __attribute__((target("avx512f"))) static void *r_fill_stream_avx512(void *d, co
         _mm512_stream_si512((void *)(dp + 192), v);
     }
     memset(dp, CWB_FILL_BYTE, n);
-    _mm_sfence();
+    cwb_sfence();
     return d;
 }
+#elif defined(CWB_ARCH_A64)
+/* The STNP fill loop: r_stream_stnp without the loads. */
+static void *r_fill_stream_stnp(void *d, const void *s, size_t n)
+{
+    (void)s;
+    unsigned char *dp = d;
+    size_t head = (64 - ((uintptr_t)dp & 63)) & 63;
+    if (n < 64 + head) {
+        memset(dp, CWB_FILL_BYTE, n);
+        return d;
+    }
+    memset(dp, CWB_FILL_BYTE, head);
+    dp += head, n -= head;
+    cwb_v128 v = cwb_v128_splat(CWB_FILL_BYTE);
+    for (; n >= 64; n -= 64, dp += 64)
+        cwb_nt_fill64(dp, v);
+    memset(dp, CWB_FILL_BYTE, n);
+    cwb_sfence();
+    return d;
+}
+#endif
 
 /* Persistence in place, the pmemlog pattern: data stored with ordinary
  * stores (glibc memcpy here, the same for both sides), then written back.
@@ -389,10 +441,15 @@ static const struct {
       flushcache_const_for_size, NULL, NULL}, NEED_NONE},
     {{"cw_copy_safe", r_cw_copy_safe, "cw_copy_safe(flags 0), fault-tolerant", NULL, NULL, NULL}, NEED_NONE},
     {{"glibc_memcpy", r_glibc_memcpy, "glibc memcpy", NULL, NULL, NULL}, NEED_NONE},
+#if defined(CWB_ARCH_X86)
     {{"rep_movsb", r_rep_movsb, "a bare rep movsb", NULL, NULL, NULL}, NEED_NONE},
     {{"stream_sse2", r_stream_sse2, "plain SSE2 streaming-store loop", NULL, NULL, NULL}, NEED_NONE},
     {{"stream_avx2", r_stream_avx2, "plain AVX2 streaming-store loop", NULL, NULL, NULL}, NEED_AVX2},
     {{"stream_avx512", r_stream_avx512, "plain AVX-512 streaming-store loop", NULL, NULL, NULL}, NEED_AVX512},
+#elif defined(CWB_ARCH_A64)
+    {{"stream_stnp", r_stream_stnp, "plain LDP/STNP streaming-store loop (64 B a step)", NULL,
+      NULL, NULL}, NEED_NONE},
+#endif
     {{"cw_memset_nt", r_cw_memset_nt, "cw_memset_nt (streaming fill)", NULL, NULL, NULL},
      FILLS},
     {{"cw_memset_flushcache", r_cw_memset_flushcache, "cw_memset_flushcache (no drain per call)",
@@ -400,12 +457,17 @@ static const struct {
     {{"cw_memset_persist", r_cw_memset_persist, "cw_memset_persist (flushcache fill + drain)",
       NULL, NULL, NULL}, FILLS},
     {{"glibc_memset", r_glibc_memset, "glibc memset", NULL, NULL, NULL}, FILLS},
+#if defined(CWB_ARCH_X86)
     {{"fill_stream_sse2", r_fill_stream_sse2, "plain SSE2 streaming-store fill loop", NULL, NULL,
       NULL}, FILLS},
     {{"fill_stream_avx2", r_fill_stream_avx2, "plain AVX2 streaming-store fill loop", NULL, NULL,
       NULL}, FILLS | NEED_AVX2},
     {{"fill_stream_avx512", r_fill_stream_avx512, "plain AVX-512 streaming-store fill loop", NULL,
       NULL, NULL}, FILLS | NEED_AVX512},
+#elif defined(CWB_ARCH_A64)
+    {{"fill_stream_stnp", r_fill_stream_stnp, "plain STNP streaming-store fill loop", NULL, NULL,
+      NULL}, FILLS},
+#endif
     {{"cw_persist", r_cw_persist_inplace, "glibc memcpy, then cw_persist (stored in place, persisted)",
       NULL, NULL, NULL}, NEED_NONE},
     {{"cw_flush", r_cw_flush_inplace, "glibc memcpy, then cw_flush (no drain per call)", NULL, NULL,

@@ -16,7 +16,8 @@
 #define MAX_CELLS 20000
 
 static const char *const default_routines[] = {
-    "cw_memcpy", "cw_memcpy_nt", "cw_copy_nta", "glibc_memcpy", "rep_movsb", "stream_avx2", NULL,
+    "cw_memcpy", "cw_memcpy_nt", "cw_copy_nta", "glibc_memcpy", "rep_movsb", "stream_avx2",
+    "stream_stnp", NULL,
 };
 
 static size_t default_sizes(size_t *s, size_t max)
@@ -259,6 +260,7 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
     struct cwb_results res;
     cwb_results_init(&res);
     cwb_common_meta(&res, o, "cwbench sweep");
+    cwb_emulation_banner(stdout, 1);
     struct cwb_ceiling ceil;
     cwb_measure_ceiling(&e, o->quick ? (size_t)8 << 20 : 4 * llc, &ceil);
     char buf[64];

@@ -5,8 +5,17 @@
  * different policies, interleaved sample by sample like routines (each
  * candidate's policy is put in force before its batch: cwb_routine's
  * prepare hook), compared with the Mann-Whitney test of --ab. The method
- * and the file format: docs/TUNING.md. */
-#include <emmintrin.h>
+ * and the file format: docs/TUNING.md.
+ *
+ * A decision is measured where the library's kernels have instructions for
+ * it: the streaming threshold everywhere; the streaming prefetch and
+ * CW_SRC_NOREUSE's modes on x86-64 (prefetcht0/t1/t2/nta, clflushopt) and
+ * aarch64 (PRFM PLDL1KEEP/PLDL2KEEP/PLDL3KEEP/PLDL1STRM; no flush mode
+ * without clflushopt); rep movsb and the small-persist rule (movnti or clwb)
+ * on x86-64 only. Elsewhere a decision keeps the value of the policy in force
+ * (the profile's; rep movsb off), and the file says so. Under an emulator
+ * every figure is the translator's: the run says so, and still writes a
+ * valid file (the tests load it). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,12 +23,22 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "cmd.h"
 #include "stats.h"
 #include "tune.h"
 
 #ifndef CWB_LINKED_SHARED
 #include "internal.h" /* the policy: cwbench links the static library */
+
+/* What the library's kernels of this architecture have instructions for
+ * (the comment at the top). */
+#if defined(__x86_64__)
+#define TUNE_X86 1
+#endif
+#if defined(__x86_64__) || defined(__aarch64__)
+#define TUNE_PREFETCH 1
+#endif
 
 #define KiB ((size_t)1 << 10)
 #define MiB ((size_t)1 << 20)
@@ -44,14 +63,18 @@ static void *op_stream(void *d, const void *s, size_t n)
 {
     return cw_copy(d, s, n, CW_DST_NOREUSE);
 }
+#ifdef TUNE_PREFETCH
 static void *op_src_noreuse(void *d, const void *s, size_t n)
 {
     return cw_copy(d, s, n, CW_SRC_NOREUSE | CW_DST_NOREUSE);
 }
+#endif
+#ifdef TUNE_X86
 static void *op_persist(void *d, const void *s, size_t n)
 {
     return cw_memcpy_persist(d, s, n);
 }
+#endif
 
 static void cand_set(struct cand *c, const char *name, cwb_copy_fn op,
                      const struct cwi_policy *pol)
@@ -135,6 +158,16 @@ struct found {
 
 static const char *const hint_name[] = {"t0", "t1", "t2", "nta"};
 
+#ifdef TUNE_PREFETCH
+/* Candidate names: the instruction each hint is (the file spells the hints
+ * t0, t1, t2, nta on every architecture: docs/TUNING.md). */
+#ifdef TUNE_X86
+static const char *const hint_insn[] = {"prefetcht0", "prefetcht1", "prefetcht2", "prefetchnta"};
+#else
+static const char *const hint_insn[] = {"prfm pldl1keep", "prfm pldl2keep", "prfm pldl3keep",
+                                        "prfm pldl1strm"};
+#endif
+
 /* 1. Prefetch in the streaming loop: DRAM-sized copies, cold. */
 static int tune_prefetch(struct cwb_engine *e, const struct tune_opts *t, struct found *f)
 {
@@ -152,7 +185,7 @@ static int tune_prefetch(struct cwb_engine *e, const struct tune_opts *t, struct
         if (p.stream_pf_dist == 0)
             snprintf(name, sizeof name, "no prefetch");
         else
-            snprintf(name, sizeof name, "prefetch%s %zuK", hint_name[p.stream_pf_hint],
+            snprintf(name, sizeof name, "%s %zuK", hint_insn[p.stream_pf_hint & 3],
                      p.stream_pf_dist >> 10);
         cand_set(&c[i], name, op_stream, &p);
     }
@@ -177,6 +210,7 @@ static int tune_prefetch(struct cwb_engine *e, const struct tune_opts *t, struct
                                 c[i].name, cl.med[i], i == best ? " (chosen)" : "");
     return 0;
 }
+#endif
 
 /* 2. Streaming threshold: the smallest size from which streaming is at
  * least as fast as the temporal copy, hot, at every larger size measured. */
@@ -223,6 +257,7 @@ static int tune_threshold(struct cwb_engine *e, const struct tune_opts *t, struc
     return 0;
 }
 
+#ifdef TUNE_X86
 /* 3. rep movsb below the threshold: aligned and misaligned buffers, hot. */
 static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct found *f,
                     int have_erms)
@@ -310,88 +345,10 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
     return 0;
 }
 
+#endif
+
+#ifdef TUNE_PREFETCH
 /* ---- 4. CW_SRC_NOREUSE: speed, and what an L2-resident victim loses ------ */
-
-struct victim { unsigned char *base; size_t lines; };
-
-static int victim_make(struct victim *v, size_t bytes, uint64_t *rng)
-{
-    v->lines = bytes / 64;
-    v->base = cwb_alloc_huge(bytes);
-    size_t *order = malloc(v->lines * sizeof *order);
-    if (v->base == NULL || order == NULL) {
-        free(order);
-        return -1;
-    }
-    for (size_t i = 0; i < v->lines; i++)
-        order[i] = i;
-    cwb_shuffle(order, v->lines, rng);
-    for (size_t i = 0; i < v->lines; i++)
-        *(void **)(v->base + order[i] * 64) = v->base + order[(i + 1) % v->lines] * 64;
-    free(order);
-    return 0;
-}
-
-static double victim_walk(const struct victim *v)
-{
-    void *p = v->base;
-    double t0 = cwb_now();
-    for (size_t i = 0; i < v->lines; i++)
-        p = *(void *volatile *)p;
-    double t1 = cwb_now();
-    __asm__ volatile("" : : "r"(p));
-    return t1 - t0;
-}
-
-static double victim_warm(const struct victim *v)
-{
-    double t = victim_walk(v);
-    for (int i = 0; i < 6; i++)
-        t = victim_walk(v);
-    return t;
-}
-
-static double victim_cold(const struct victim *v)
-{
-    for (size_t i = 0; i < v->lines; i++)
-        _mm_clflush(v->base + i * 64);
-    _mm_mfence();
-    return victim_walk(v);
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median evicted fraction over reps after op copies n bytes (op NULL: the
- * no-copy background, waiting as long as a copy of n bytes takes). */
-static double evicted(const struct victim *v, const struct cand *c, unsigned char *dst,
-                      unsigned char *src, size_t n, int reps, double wait)
-{
-    double fr[16];
-    for (int r = 0; r < reps; r++) {
-        cwb_fill_nt(src, 1 + r, n);
-        double hot = victim_warm(v);
-        double cold = victim_cold(v);
-        victim_warm(v);
-        if (c != NULL) {
-            cand_prepare(c);
-            c->rt.fn(dst, src, n);
-        } else {
-            double until = cwb_now() + wait;
-            while (cwb_now() < until)
-                ;
-        }
-        double after = victim_walk(v);
-        fr[r] = cold > hot ? (after - hot) / (cold - hot) : 0;
-        if (fr[r] < 0)
-            fr[r] = 0;
-    }
-    qsort(fr, (size_t)reps, sizeof fr[0], cmp_dbl);
-    return fr[reps / 2];
-}
 
 static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, struct found *f,
                             const struct cwi_cpu *cpu)
@@ -414,19 +371,19 @@ static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, str
         return -1;
 
     size_t vbytes = cpu->l2 != 0 ? cpu->l2 / 4 : 256 * KiB, n = t->quick ? 1 * MiB : 4 * MiB;
-    struct victim v;
+    struct tune_victim v;
     unsigned char *src = cwb_alloc_huge(n), *dst = cwb_alloc_huge(n);
     uint64_t rng = 7;
-    if (src == NULL || dst == NULL || victim_make(&v, vbytes, &rng) != 0)
+    if (src == NULL || dst == NULL || tune_victim_make(&v, vbytes, &rng) != 0)
         return -1;
     int reps = t->quick ? 3 : 9;
     say("CW_SRC_NOREUSE pollution", 2, 2);
     double t0 = cwb_now();
     c[0].rt.fn(dst, src, n);
     double wait = cwb_now() - t0, fr[4];
-    double bg = evicted(&v, NULL, dst, src, n, reps, wait);
+    double bg = tune_evicted(&v, NULL, dst, src, n, reps, wait);
     for (int m = 0; m < nmode; m++)
-        fr[m] = evicted(&v, &c[m], dst, src, n, reps, wait);
+        fr[m] = tune_evicted(&v, &c[m].rt, dst, src, n, reps, wait);
     cwb_free_huge(src, n);
     cwb_free_huge(dst, n);
     cwb_free_huge(v.base, vbytes);
@@ -454,6 +411,9 @@ static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, str
     return 0;
 }
 
+#endif
+
+#ifdef TUNE_X86
 /* 5. A persist of a few aligned words: movnti, or store + write-back. */
 static int tune_persist(struct cwb_engine *e, struct found *f, const struct cwi_cpu *cpu)
 {
@@ -487,6 +447,31 @@ static int tune_persist(struct cwb_engine *e, struct found *f, const struct cwi_
         f->pol.persist_small = CWI_PERSIST_MOVNTI;
     return 0;
 }
+#else
+/* The decisions this architecture's kernels have no instruction for (the
+ * comment at the top), not measured: the values of the policy in force
+ * stay, rep movsb is off (the library turns it off without ERMS anyway),
+ * and each evidence line says why. */
+static void keep_unmeasured(struct found *f)
+{
+    static const struct { int k, prefetch; const char *what; } kept[] = {
+        {0, 1, "its kernels have no software prefetch; the profile's values kept"},
+        {2, 0, "rep movsb is an x86 instruction; off, the window kept at the profile's value"},
+        {3, 1, "its kernels have no source prefetch or flush; the profile's values kept"},
+        {4, 0, "its choice is between x86 instructions (movnti, clwb); the profile's value "
+               "kept"},
+    };
+    f->pol.rep_mode = CWI_REP_OFF;
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+#ifdef TUNE_PREFETCH
+        if (kept[i].prefetch)
+            continue; /* measured here */
+#endif
+        snprintf(f->why[kept[i].k], sizeof f->why[kept[i].k], "not measured on %s: %s",
+                 CWB_ARCH_NAME, kept[i].what);
+    }
+}
+#endif
 
 /* ---- output ------------------------------------------------------------------ */
 
@@ -518,68 +503,6 @@ static void policy_rows(const struct cwi_policy *p, char v[10][32])
 #undef SZ
 }
 
-static const char *const keys[10] = {
-    "nt_threshold", "rep_movsb", "rep_movsb_min", "rep_movsb_max", "stream_prefetch",
-    "stream_prefetch_hint", "src_noreuse", "src_noreuse_prefetch",
-    "src_noreuse_flush_behind", "persist_small"};
-/* which evidence line (why[]) explains each key */
-static const int key_why[10] = {1, 2, 2, 2, 0, 0, 3, 3, 3, 4};
-static const char *const key_doc[10] = {
-    "cw_memcpy, cw_memmove and cw_copy(auto) stream at and above this size",
-    "rep movsb for temporal copies: off, aligned (both buffers 64-byte aligned) or "
-    "align-dst (any alignment, destination aligned first)",
-    "smallest copy rep movsb is used for", "largest copy rep movsb is used for",
-    "the streaming loops prefetch the source this far ahead (0: no software prefetch)",
-    "prefetch hint of the streaming loops: t0, t1, t2 or nta",
-    "how CW_SRC_NOREUSE keeps the source out of the caches: none, prefetchnta, flush "
-    "(clflushopt behind the loads) or both",
-    "CW_SRC_NOREUSE prefetchnta distance", "CW_SRC_NOREUSE: source lines are flushed this "
-    "far behind the loads",
-    "partial-line persists of aligned 4/8-byte words: movnti, or clwb (store + write-back)"};
-
-static int write_file(const char *path, const struct found *f, const char *base,
-                      const struct cw_info *in)
-{
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *o = fopen(tmp, "wx");
-    if (o == NULL) {
-        fprintf(stderr, "cwbench tune: cannot write %s: %s\n", tmp, strerror(errno));
-        return -1;
-    }
-    char date[32], host[64] = "?", v[10][32];
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    gethostname(host, sizeof host);
-    host[sizeof host - 1] = '\0';
-    policy_rows(&f->pol, v);
-    fprintf(o, "# cachewise tuning file, written by `cwbench tune` (cachewise %s)\n"
-               "# date %s, host %s\n# CPU: %s (%s family %u model %u), L1d %zu, L2 %zu, "
-               "L3 %zu bytes\n"
-               "# Load it with CACHEWISE_TUNING=%s, or install it as %s.\n"
-               "# Format: \"setting = value\" per line, '#' starts a comment; sizes take K, M, G\n"
-               "# (binary). A setting left out keeps the value of the profile named first.\n"
-               "# docs/TUNING.md explains every setting.\n\n"
-               "profile = %s\n",
-            cw_version(), date, host, in->cpu_model, in->cpu_vendor, in->cpu_family,
-            in->cpu_model_number, in->l1d_size, in->l2_size, in->l3_size, path,
-            CW_SYSTEM_TUNING_FILE, base);
-    int last = -1;
-    for (int k = 0; k < 10; k++) {
-        if (key_why[k] != last && f->why[key_why[k]][0] != '\0')
-            fprintf(o, "\n# measured: %s\n", f->why[key_why[k]]);
-        last = key_why[k];
-        fprintf(o, "# %s\n%s = %s\n", key_doc[k], keys[k], v[k]);
-    }
-    int bad = ferror(o);
-    if (fclose(o) != 0 || bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "cwbench tune: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
 int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
 {
     double t_start = cwb_now();
@@ -601,14 +524,24 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
     struct cwb_engine e;
     if (cwb_engine_open(&e, pool, o->samples ? o->samples : t->quick ? 3 : 21, o) != 0)
         return 1;
+    cwb_emulation_banner(stdout, 1);
     printf("cwbench tune: %s (%s family %u model %u), implementation %s; starting from "
            "profile %s (%s)\n", in->cpu_model, in->cpu_vendor, in->cpu_family,
            in->cpu_model_number, in->impl, in->profile, in->tuning);
     fflush(stdout);
     int rc = 0;
+#if defined(TUNE_X86)
     if (tune_prefetch(&e, t, &f) != 0 || tune_threshold(&e, t, &f) != 0 ||
         tune_rep(&e, t, &f, (cpu.features & CWI_F_ERMS) != 0) != 0 ||
         tune_src_noreuse(&e, t, &f, &cpu) != 0 || tune_persist(&e, &f, &cpu) != 0) {
+#elif defined(TUNE_PREFETCH)
+    keep_unmeasured(&f);
+    if (tune_prefetch(&e, t, &f) != 0 || tune_threshold(&e, t, &f) != 0 ||
+        tune_src_noreuse(&e, t, &f, &cpu) != 0) {
+#else
+    keep_unmeasured(&f);
+    if (tune_threshold(&e, t, &f) != 0) {
+#endif
         fprintf(stderr, "cwbench tune: a measurement failed\n");
         rc = 1;
     }
@@ -622,7 +555,7 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
     policy_rows(&builtin, vb);
     printf("\n%-26s %-14s %-14s %s\n", "setting", "measured", row->name, "");
     for (int k = 0; k < 10; k++)
-        printf("%-26s %-14s %-14s %s\n", keys[k], vf[k], vb[k],
+        printf("%-26s %-14s %-14s %s\n", tune_keys[k], vf[k], vb[k],
                strcmp(vf[k], vb[k]) == 0 ? "" : "differs");
     printf("\nevidence (each line: the candidates interleaved in one run, medians):\n");
     static const char *const what[5] = {"streaming prefetch", "streaming threshold",
@@ -630,8 +563,11 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
     for (int k = 0; k < 5; k++)
         if (f.why[k][0] != '\0')
             printf("  %s: %s\n", what[k], f.why[k]);
+    if (cwb_emulated(NULL))
+        printf("\nmeasured under an emulator: these values mean nothing (the file is valid, "
+               "for tests; do not install it)\n");
     if (t->output != NULL) {
-        if (write_file(t->output, &f, in->profile, in) != 0)
+        if (tune_write_file(t->output, vf, f.why, in->profile, in) != 0)
             rc = 1;
         else
             printf("\ntuning written to %s (load it with CACHEWISE_TUNING=%s)\n", t->output,

@@ -4,8 +4,11 @@
 #define CWB_TUNE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct cwb_opts;
+struct cwb_routine;
+struct cw_info;
 
 struct tune_opts {
     int quick;
@@ -19,5 +22,25 @@ struct tune_opts {
 int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o);
 /* "1536K", "2M", "100" */
 const char *tune_size_text(size_t v, char buf[32]);
+
+/* The tuning file (tune_file.c): its settings in order, and the writer:
+ * v[k] the value of tune_keys[k] as the file spells it, why[] the evidence
+ * lines (tune.c's decisions 0..4; "" for none), base the profile it builds
+ * on. 0, or -1 after the message. */
+#define TUNE_N_KEYS 10
+extern const char *const tune_keys[TUNE_N_KEYS];
+int tune_write_file(const char *path, char v[TUNE_N_KEYS][32], char why[][480], const char *base,
+                    const struct cw_info *in);
+
+/* The CW_SRC_NOREUSE victim (tune_victim.c): a pointer chain through every
+ * 64-byte line of bytes on huge pages, in a random order; free base with
+ * cwb_free_huge(base, bytes). 0, or -1 when out of memory. */
+struct tune_victim { unsigned char *base; size_t lines; };
+int tune_victim_make(struct tune_victim *v, size_t bytes, uint64_t *rng);
+/* Median evicted fraction of v over reps (at most 16) after rt (its
+ * prepare hook run first) copies n bytes; rt NULL: the no-copy background,
+ * waiting `wait` seconds instead. */
+double tune_evicted(const struct tune_victim *v, const struct cwb_routine *rt,
+                    unsigned char *dst, unsigned char *src, size_t n, int reps, double wait);
 
 #endif

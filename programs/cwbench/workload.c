@@ -140,6 +140,8 @@ int cwb_cmd_workload(int argc, char **argv)
     cwb_machine_meta(&r);
     cwb_results_meta(&r, "workload", name);
     cwb_results_meta(&r, "mode", o.quick ? "quick" : "full");
+    /* stdout only: the workloads' stderr carries their check failures */
+    cwb_emulation_banner(stdout, 0);
     cwb_print_machine(stdout);
     printf("workload %s%s\n", name,
            o.quick ? " (--quick smoke mode: tiny sizes, figures meaningless)" : "");

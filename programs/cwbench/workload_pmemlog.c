@@ -37,6 +37,16 @@
 #define MAP_SYNC 0x80000
 #endif
 
+/* M_PLAIN: memcpy, then the lines written back and a fence, by hand. x86:
+ * clwb/clflushopt/clflush and sfence as the kernel writes them; elsewhere
+ * there is no one instruction set to write by hand, so the library's public
+ * cw_flush + cw_drain (aarch64: DC CVAP or DC CVAC, and DSB) do it. */
+#if defined(__x86_64__)
+#define PLAIN_WHAT "memcpy + flush lines + sfence"
+#else
+#define PLAIN_WHAT "memcpy + cw_flush + cw_drain"
+#endif
+
 /* M_INPLACE and M_PMEM_INPLACE: the record is stored in place with
  * ordinary stores (a header or struct updated on the mapping) and then
  * written back: cw_persist against libpmem's pmem_persist. */
@@ -46,7 +56,7 @@ static const char *const mname[N_METHODS] = {
     "memcpy_cw_persist", "pmem_memcpy_persist", "memcpy_pmem_persist"};
 static const char *const mwhat[N_METHODS] = {
     "header fast path (constant n) + cw_drain", "cw_memcpy_flushcache_fn + cw_drain",
-    "cw_memcpy_persist", "memcpy + flush lines + sfence", "update in place + cw_persist",
+    "cw_memcpy_persist", PLAIN_WHAT, "update in place + cw_persist",
     "libpmem pmem_memcpy_persist", "update in place + libpmem pmem_persist"};
 
 static const size_t sizes[] = {4, 8, 16, 64, 256, 1024, 4096};
@@ -94,6 +104,16 @@ static void flush_clflush(const void *p, size_t n)
     for (uintptr_t a = (uintptr_t)p & ~(uintptr_t)63; a < (uintptr_t)p + n; a += 64)
         __asm__ volatile("clflush %0" : "+m"(*(volatile char *)a));
 }
+#else
+/* the fence after the write-backs: cw_drain (aarch64: DSB) */
+static void sfence(void)
+{
+    cw_drain();
+}
+static void flush_cw(const void *p, size_t n)
+{
+    cw_flush(p, n);
+}
 #endif
 
 static void (*plain_flush)(const void *, size_t);
@@ -121,13 +141,11 @@ static void append(int m, unsigned char *dst, const unsigned char *pool, size_t 
             cw_memcpy_persist(dst + i * size, pool + src_off(i, seed), size);
         break;
     case M_PLAIN:
-#if defined(__x86_64__)
         for (size_t i = 0; i < nrec; i++) {
             memcpy(dst + i * size, pool + src_off(i, seed), size);
             plain_flush(dst + i * size, size);
             sfence();
         }
-#endif
         break;
     case M_INPLACE:
         for (size_t i = 0; i < nrec; i++) {
@@ -316,6 +334,8 @@ int cwb_wl_pmemlog(const struct cwb_wl_opts *o, struct cwb_results *r)
         plain_flush = flush_clflushopt;
     else if (info->clflush)
         plain_flush = flush_clflush;
+#else
+    plain_flush = flush_cw;
 #endif
 
     /* one region per (size, method) cell, so the whole log can be checked */

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* `cwbench tune`: the tuning file it writes (docs/TUNING.md has the format):
+ * a header saying where and when it was measured, the base profile, then
+ * each setting with its documentation and the evidence for it. Written to
+ * FILE.tmp and renamed, so a reader never sees half a file. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cachewise.h"
+#include "tune.h"
+
+const char *const tune_keys[TUNE_N_KEYS] = {
+    "nt_threshold", "rep_movsb", "rep_movsb_min", "rep_movsb_max", "stream_prefetch",
+    "stream_prefetch_hint", "src_noreuse", "src_noreuse_prefetch",
+    "src_noreuse_flush_behind", "persist_small"};
+/* which evidence line (why[]) explains each key */
+static const int key_why[TUNE_N_KEYS] = {1, 2, 2, 2, 0, 0, 3, 3, 3, 4};
+static const char *const key_doc[TUNE_N_KEYS] = {
+    "cw_memcpy, cw_memmove and cw_copy(auto) stream at and above this size",
+    "rep movsb for temporal copies: off, aligned (both buffers 64-byte aligned) or "
+    "align-dst (any alignment, destination aligned first)",
+    "smallest copy rep movsb is used for", "largest copy rep movsb is used for",
+    "the streaming loops prefetch the source this far ahead (0: no software prefetch)",
+    "prefetch hint of the streaming loops: t0, t1, t2 or nta",
+    "how CW_SRC_NOREUSE keeps the source out of the caches: none, prefetchnta, flush "
+    "(clflushopt behind the loads) or both",
+    "CW_SRC_NOREUSE prefetchnta distance", "CW_SRC_NOREUSE: source lines are flushed this "
+    "far behind the loads",
+    "partial-line persists of aligned 4/8-byte words: movnti, or clwb (store + write-back)"};
+
+int tune_write_file(const char *path, char v[TUNE_N_KEYS][32], char why[][480], const char *base,
+                    const struct cw_info *in)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *o = fopen(tmp, "wx");
+    if (o == NULL) {
+        fprintf(stderr, "cwbench tune: cannot write %s: %s\n", tmp, strerror(errno));
+        return -1;
+    }
+    char date[32], host[64] = "?";
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    gethostname(host, sizeof host);
+    host[sizeof host - 1] = '\0';
+    fprintf(o, "# cachewise tuning file, written by `cwbench tune` (cachewise %s)\n"
+               "# date %s, host %s\n# CPU: %s (%s family %u model %u), L1d %zu, L2 %zu, "
+               "L3 %zu bytes\n"
+               "# Load it with CACHEWISE_TUNING=%s, or install it as %s.\n"
+               "# Format: \"setting = value\" per line, '#' starts a comment; sizes take K, M, G\n"
+               "# (binary). A setting left out keeps the value of the profile named first.\n"
+               "# docs/TUNING.md explains every setting.\n%s\n"
+               "profile = %s\n",
+            cw_version(), date, host, in->cpu_model, in->cpu_vendor, in->cpu_family,
+            in->cpu_model_number, in->l1d_size, in->l2_size, in->l3_size, path,
+            CW_SYSTEM_TUNING_FILE,
+            cwb_emulated(NULL) ? "# MEASURED UNDER AN EMULATOR (qemu-user): the values below "
+                                 "mean nothing; do not install this file.\n"
+                               : "",
+            base);
+    int last = -1;
+    for (int k = 0; k < TUNE_N_KEYS; k++) {
+        const char *w = why[key_why[k]];
+        if (key_why[k] != last && w[0] != '\0')
+            fprintf(o, "\n# %s%s\n", strncmp(w, "not measured", 12) == 0 ? "" : "measured: ", w);
+        last = key_why[k];
+        fprintf(o, "# %s\n%s = %s\n", key_doc[k], tune_keys[k], v[k]);
+    }
+    int bad = ferror(o);
+    if (fclose(o) != 0 || bad || rename(tmp, path) != 0) {
+        fprintf(stderr, "cwbench tune: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
