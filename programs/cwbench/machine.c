@@ -398,9 +398,14 @@ void cwb_free_huge(void *p, size_t bytes)
 void cwb_fill_nt(void *p, int byte, size_t n)
 {
     unsigned char *d = p;
+    /* x86: 16-byte streaming stores from the first 16-byte boundary;
+     * elsewhere whole lines (two STNP each) from the first 64-byte one */
 #if defined(CWB_ARCH_X86)
-    /* 16-byte streaming stores from the first 16-byte boundary */
-    unsigned char *a = (unsigned char *)(((uintptr_t)d + 15) & ~(uintptr_t)15);
+    const size_t unit = 16;
+#else
+    const size_t unit = 64;
+#endif
+    unsigned char *a = (unsigned char *)(((uintptr_t)d + unit - 1) & ~(uintptr_t)(unit - 1));
     if ((size_t)(a - d) >= n) {
         memset(d, byte, n);
         return;
@@ -409,22 +414,13 @@ void cwb_fill_nt(void *p, int byte, size_t n)
     n -= (size_t)(a - d);
     cwb_v128 v = cwb_v128_splat(byte);
     size_t i = 0;
-    for (; i + 16 <= n; i += 16)
+    for (; i + unit <= n; i += unit) {
+#if defined(CWB_ARCH_X86)
         cwb_nt_store16(a + i, v);
 #else
-    /* whole lines (two STNP each) from the first 64-byte boundary */
-    unsigned char *a = (unsigned char *)(((uintptr_t)d + 63) & ~(uintptr_t)63);
-    if ((size_t)(a - d) >= n) {
-        memset(d, byte, n);
-        return;
-    }
-    memset(d, byte, (size_t)(a - d));
-    n -= (size_t)(a - d);
-    cwb_v128 v = cwb_v128_splat(byte);
-    size_t i = 0;
-    for (; i + 64 <= n; i += 64)
         cwb_nt_fill64(a + i, v);
 #endif
+    }
     memset(a + i, byte, n - i);
     cwb_sfence();
 }

@@ -352,21 +352,6 @@ static void *k_move(void *dst, const void *src, size_t n)
     return dst;
 }
 
-/* Writes back every line of [d, d+n), n != 0 (cwi_flush_range inlined: one
- * choice of instruction per call). */
-INL void write_back(const u8 *d, size_t n)
-{
-    size_t step = cwi_dline;
-    uintptr_t a = (uintptr_t)d & ~(uintptr_t)(step - 1), end = (uintptr_t)d + n;
-    if (cwi_flush_kind == CWI_FLUSH_CVAP) {
-        for (; a < end; a += step)
-            __asm__ volatile(CWI_DC_CVAP(%0) : : "r"(a) : "memory");
-    } else {
-        for (; a < end; a += step)
-            __asm__ volatile("dc cvac, %0" : : "r"(a) : "memory");
-    }
-}
-
 /* flushcache = persist here (cw_drain's DSB follows persist in the
  * dispatcher): ordinary stores, then the write-back, FLUSH_CHUNK bytes of
  * the destination at a time. Chunks end on FLUSH_CHUNK boundaries of the
@@ -380,7 +365,7 @@ static void *k_flushcache(void *restrict dst, const void *restrict src, size_t n
         if (take > n)
             take = n;
         k_copy(d, s, take);
-        write_back(d, take);
+        cwi_flush_range(d, take);
         d += take;
         s += take;
         n -= take;
@@ -484,7 +469,7 @@ static void *k_memset_flushcache(void *dst, int c, size_t n)
         if (take > n)
             take = n;
         set_temporal(d, v, w, take);
-        write_back(d, take);
+        cwi_flush_range(d, take);
         d += take;
         n -= take;
     }
