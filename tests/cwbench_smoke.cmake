@@ -6,7 +6,8 @@
 #
 # Run as a script (cmake -DCWBS_CHECK=1 -P) this file checks one call; the
 # compare tests of cwbench_unit.cmake use it too. (Expected strings must not
-# contain "[": it stops CMake list splitting.)
+# contain "[": it stops CMake list splitting.) In a cross build EXE runs
+# under the emulator in CW_EMULATOR (tests/CMakeLists.txt).
 if(CMAKE_SCRIPT_MODE_FILE AND CWBS_CHECK)
   # Lists arrive "|"-separated: a ";" would split the -D argument.
   string(REPLACE "|" ";" args "${ARGS}")
@@ -18,7 +19,8 @@ if(CMAKE_SCRIPT_MODE_FILE AND CWBS_CHECK)
   foreach(f IN LISTS NOFILE files)
     file(REMOVE_RECURSE "${f}")
   endforeach()
-  execute_process(COMMAND ${EXE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+  separate_arguments(emu UNIX_COMMAND "$ENV{CW_EMULATOR}")
+  execute_process(COMMAND ${emu} ${EXE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
                   ERROR_VARIABLE err TIMEOUT 120)
   if(NOT rc STREQUAL RC)
     message(FATAL_ERROR "exit status ${rc}, want ${RC}\nstdout:\n${out}\nstderr:\n${err}")
@@ -87,6 +89,16 @@ set(cwbs_script ${CMAKE_CURRENT_LIST_FILE})
 set(cwbs_dir ${CMAKE_CURRENT_BINARY_DIR}/cwbench_smoke)
 file(MAKE_DIRECTORY ${cwbs_dir})
 file(WRITE ${cwbs_dir}/small.sizes "# size probability\n0 0.05\n8 0.3\n16 0.2\n64 0.2\n304 0.2\n4096 0.05\n")
+# The architecture's own reference routine, the second routine of the
+# sweeps and --ab runs below: a bare rep movsb on x86-64, the plain STNP
+# loop on aarch64 (cwbench --list-routines), glibc's memcpy elsewhere.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
+  set(cwbs_ref rep_movsb)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "aarch64|arm64|ARM64")
+  set(cwbs_ref stream_stnp)
+else()
+  set(cwbs_ref glibc_memcpy)
+endif()
 file(WRITE ${cwbs_dir}/bad.sizes "# size probability\n64 0.5\n128 abc\n")
 
 # cwbs(NAME RC ARGS... [OUT s...] [NOOUT s...] [ERR s...] [NOERR s...] [FILES f...]
@@ -122,9 +134,9 @@ cwbs(compare_self 0 ARGS compare ${cwbs_dir}/r.json ${cwbs_dir}/r.json OUT "geom
 set_tests_properties(cwbench.smoke.compare_self PROPERTIES FIXTURES_REQUIRED cwbs_json)
 cwbs(sweep 0 ARGS sweep --quick OUT "cwbench sweep" "hot" "cold" "random" "glibc_memcpy")
 cwbs(sweep_options 0
-     ARGS sweep --quick --routines cw_memcpy,rep_movsb --sizes 0,1,64,4K --align 0:0,7:63
+     ARGS sweep --quick --routines cw_memcpy,${cwbs_ref} --sizes 0,1,64,4K --align 0:0,7:63
           --states cold,hot --samples 3 --seed 9 --json ${cwbs_dir}/s.json
-     OUT "rep_movsb" "7:63" "cold"
+     OUT "${cwbs_ref}" "7:63" "cold"
      FILES ${cwbs_dir}/s.json)
 # every offset pair of a range in one run, the misalignment summary, and
 # "vs glibc" as "-" (never "nan") when glibc_memcpy is not measured
@@ -133,7 +145,7 @@ cwbs(sweep_align_range 0
           --states hot,random
      OUT "6 offset pairs" "0:3" "6:0" "random" "misalignment:" "below 0.9x" "of 10")
 cwbs(sweep_offsets 0
-     ARGS sweep --quick --routines cw_memcpy,rep_movsb --sizes 0,64 --src-off 0,1 --dst-off 0-2
+     ARGS sweep --quick --routines cw_memcpy,${cwbs_ref} --sizes 0,64 --src-off 0,1 --dst-off 0-2
           --states hot
      OUT "6 offset pairs" "1:2" "glibc_memcpy not among the routines" NOOUT "nan")
 # dist states its call sequences: at least 64Ki calls, drawn afresh
@@ -162,7 +174,7 @@ cwbs(ab_random 0 ARGS --ab cw_memcpy glibc_memcpy --state random --quick --size 
 cwbs(ab_placement 0 ARGS --ab cw_memcpy cw_memcpy --a-off 0:1 --b-off 2048:1 --quick --size 4K
      OUT "A: src at page offset 0, dst at 2049: (dst - src) mod 4096 = 2049"
          "B: src at page offset 2048, dst at 2049: (dst - src) mod 4096 = 1 (4K-aliased)")
-cwbs(pin 0 ARGS --ab cw_memcpy rep_movsb --quick --size 64 --pin 0 OUT "geomean")
+cwbs(pin 0 ARGS --ab cw_memcpy ${cwbs_ref} --quick --size 64 --pin 0 OUT "geomean")
 cwbs(stack_offset 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 64 --stack-offset 2048
      OUT "geomean")
 cwbs(help 0 ARGS --help OUT "usage:" "cwbench sweep" "--samples" "--quiet" "--version" "--calls")
@@ -173,7 +185,7 @@ cwbs(quiet 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 64 --quiet OUT "geo
      NOERR "[a/b]")
 cwbs(impl 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 4K --impl generic OUT "geomean")
 cwbs(bad_impl 2 ARGS --quick --impl nonesuch ERR "--impl nonesuch: unknown implementation")
-cwbs(list_routines 0 ARGS --list-routines OUT "cw_memcpy" "rep_movsb" "glibc_memcpy")
+cwbs(list_routines 0 ARGS --list-routines OUT "cw_memcpy" "${cwbs_ref}" "glibc_memcpy")
 
 # ---- bad input: exit 2, nothing on stdout, no output file ----
 set(j ${cwbs_dir}/bad.json)

@@ -3,7 +3,9 @@
 #   packaging.header.<compiler>  the public header, laid out as installed,
 #       compiled as C99/C11/C17 (gcc, clang) and C++11..C++20 (g++, clang++)
 #       with -Wall -Wextra -pedantic -Wcast-align -Wconversion -Werror and
-#       more; a compiler that is not installed is skipped
+#       more; a compiler that is not installed is skipped. A cross build
+#       compiles it for the target: gcc and g++ are the cross compilers,
+#       clang and clang++ get --target=<the target's triple>
 #   packaging.embed    the source tree embedded with add_subdirectory and
 #       FetchContent builds the libraries only and leaves the parent's build
 #       type and options alone
@@ -14,17 +16,36 @@ set(CW_PKG_DIR ${CMAKE_CURRENT_LIST_DIR}/packaging)
 set(CW_PKG_WORK ${CMAKE_CURRENT_BINARY_DIR}/packaging-work)
 find_program(CW_PKG_BASH bash REQUIRED)
 
+set(CW_PKG_HDR_gcc gcc)
+set(CW_PKG_HDR_g++ g++)
+set(CW_PKG_HDR_clang clang)
+set(CW_PKG_HDR_clang++ clang++)
+if(CMAKE_CROSSCOMPILING)
+  set(CW_PKG_HDR_gcc ${CMAKE_C_COMPILER})
+  if(CMAKE_CXX_COMPILER)
+    set(CW_PKG_HDR_g++ ${CMAKE_CXX_COMPILER})
+  elseif(CW_CROSS_PREFIX)
+    set(CW_PKG_HDR_g++ ${CW_CROSS_PREFIX}g++)
+  endif()
+  if(CMAKE_C_LIBRARY_ARCHITECTURE)
+    set(CW_PKG_HDR_clang clang --target=${CMAKE_C_LIBRARY_ARCHITECTURE})
+    set(CW_PKG_HDR_clang++ clang++ --target=${CMAKE_C_LIBRARY_ARCHITECTURE})
+  endif()
+endif()
 foreach(compiler gcc g++ clang clang++)
+  list(POP_FRONT CW_PKG_HDR_${compiler} cw_cc)
   add_test(NAME packaging.header.${compiler} COMMAND ${CW_PKG_BASH}
-    ${CW_PKG_DIR}/header_flags.sh ${compiler} ${PROJECT_SOURCE_DIR}/include/cachewise.h
-    ${CW_PKG_DIR} ${CW_PKG_WORK}/header-${compiler})
+    ${CW_PKG_DIR}/header_flags.sh ${cw_cc} ${PROJECT_SOURCE_DIR}/include/cachewise.h
+    ${CW_PKG_DIR} ${CW_PKG_WORK}/header-${compiler} ${CW_PKG_HDR_${compiler}})
   set_tests_properties(packaging.header.${compiler} PROPERTIES
     LABELS packaging SKIP_RETURN_CODE 77 TIMEOUT 120)
 endforeach()
 
 # These configure and build separate projects with this build's compiler:
 # plain builds only, as core.install (a sanitizer build's consumers would
-# need its runtime).
+# need its runtime). A cross build's nested builds take its toolchain file
+# from CW_CROSS_CMAKE_ARGS and run their programs under CW_EMULATOR
+# (tests/CMakeLists.txt, tests/emulator.sh).
 if(NOT CW_SANITIZE)
   add_test(NAME packaging.embed COMMAND ${CW_PKG_BASH} ${CW_PKG_DIR}/test_embed.sh
     ${CMAKE_COMMAND} ${PROJECT_SOURCE_DIR} ${CMAKE_C_COMPILER} ${CW_PKG_WORK}/embed)

@@ -18,10 +18,17 @@
 #     cannot run AVX-512), reduced sizes
 #   6 libFuzzer (clang, ASan+UBSan) on fuzz_copy for $CW_FUZZ_SECONDS (20) s,
 #     starting from a scratch copy of tests/fuzz/corpus
+#   7 aarch64 under qemu-user: a cross build (cmake/aarch64-linux-gnu.cmake,
+#     gcc Release, -Werror) in $CW_BUILD_ROOT/aarch64, every CTest test run
+#     by qemu-aarch64 -cpu max, then the copy, persistence and fault tests
+#     (labels copy, persist, safe) again under $CW_QEMU_CPU_NODPB (default
+#     cortex-a57: ARMv8.0, no DC CVAP) so that the DC CVAC path runs; copy
+#     sizes capped at $CW_QEMU_MAX_SIZE (16M) (docs/AARCH64.md)
 # Environment: CW_BUILD_ROOT, CW_STAGES (e.g. "1 5"), CW_JOBS, CW_FUZZ_SECONDS,
-# CW_VALGRIND_IMPL, CW_SAN_MAX_SIZE.
+# CW_VALGRIND_IMPL, CW_SAN_MAX_SIZE, CW_QEMU_MAX_SIZE, CW_QEMU_CPU_NODPB.
 # Exit status 0 only if every stage that ran passed; a stage whose tool is
-# missing (valgrind, clang) is reported as SKIPPED. The last line on success
+# missing (valgrind, clang; for stage 7 gcc-aarch64-linux-gnu,
+# libc6-dev-arm64-cross or qemu-user) is reported as SKIPPED. The last line on success
 # is "N passed, 0 failed", N counting CTest tests plus the valgrind and
 # fuzzer runs.
 set -euo pipefail
@@ -31,10 +38,11 @@ BUILD_ROOT=${CW_BUILD_ROOT:-$ROOT/build-ci}
 mkdir -p "$BUILD_ROOT/logs"
 BUILD_ROOT=$(cd "$BUILD_ROOT" && pwd)
 LOGS=$BUILD_ROOT/logs
-STAGES=${CW_STAGES:-1 2 3 4 5 6}
+STAGES=${CW_STAGES:-1 2 3 4 5 6 7}
 JOBS=${CW_JOBS:-$(nproc 2>/dev/null || echo 2)}
 FUZZ_SECONDS=${CW_FUZZ_SECONDS:-20}
 SAN_MAX_SIZE=${CW_SAN_MAX_SIZE:-16M}
+QEMU_MAX_SIZE=${CW_QEMU_MAX_SIZE:-16M}
 GEN=()
 command -v ninja >/dev/null 2>&1 && GEN=(-G Ninja)
 
@@ -201,6 +209,62 @@ stage_fuzz() {
     fi
 }
 
+stage_qemu() {
+    local dir=$BUILD_ROOT/aarch64 log=$LOGS/stage7.log t0 missing=() cpu2 c
+    t0=$(now)
+    command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || missing+=(gcc-aarch64-linux-gnu)
+    [ -e /usr/aarch64-linux-gnu/include/stdio.h ] || missing+=(libc6-dev-arm64-cross)
+    command -v qemu-aarch64 >/dev/null 2>&1 || missing+=(qemu-user)
+    if [ ${#missing[@]} -ne 0 ]; then
+        echo "== [7] aarch64 under qemu: SKIPPED (${missing[*]} not installed)"
+        record "[7] aarch64 qemu" SKIPPED 0 0 0 "${missing[*]} not installed"
+        return
+    fi
+    : >"$log"
+    echo "== [7] aarch64 under qemu-aarch64 -cpu max  (log: $log)"
+    # -DCW_QEMU_CPU=max: the second run below leaves the cache at its model
+    if ! configure_build "$dir" "$log" -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/aarch64-linux-gnu.cmake" \
+        -DCMAKE_BUILD_TYPE=Release -DCW_WERROR=ON -DCW_QEMU_CPU=max; then
+        echo "  FAIL: configure/build"
+        show_failure "$log"
+        record "[7] aarch64 qemu -cpu max" FAIL 0 1 $(($(now) - t0)) "build failed"
+        return
+    fi
+    CW_TEST_MAX_SIZE=$QEMU_MAX_SIZE ctest_stage "[7] aarch64 qemu -cpu max" "$dir" "$log" "$t0"
+
+    # an ARMv8.0 core: no FEAT_DPB, so every write-back is DC CVAC
+    cpu2=${CW_QEMU_CPU_NODPB:-}
+    if [ -z "$cpu2" ]; then
+        local models
+        models=$(qemu-aarch64 -cpu help 2>/dev/null || true)
+        for c in cortex-a57 cortex-a72 cortex-a53; do
+            if grep -qw -- "$c" <<<"$models"; then
+                cpu2=$c
+                break
+            fi
+        done
+    fi
+    if [ -z "$cpu2" ]; then
+        echo "== [7] aarch64 qemu without DC CVAP: SKIPPED (qemu-aarch64 has no ARMv8.0 model)"
+        record "[7] aarch64 qemu, no DC CVAP" SKIPPED 0 0 0 "no cortex-a57/a72/a53 model"
+        return
+    fi
+    log=$LOGS/stage7-$cpu2.log
+    t0=$(now)
+    : >"$log"
+    echo "== [7] aarch64 under qemu-aarch64 -cpu $cpu2, labels copy|persist|safe  (log: $log)"
+    if ! configure_build "$dir" "$log" -DCW_QEMU_CPU="$cpu2"; then
+        echo "  FAIL: configure/build"
+        show_failure "$log"
+        record "[7] aarch64 qemu -cpu $cpu2" FAIL 0 1 $(($(now) - t0)) "configure failed"
+        return
+    fi
+    CW_TEST_MAX_SIZE=$QEMU_MAX_SIZE ctest_stage "[7] aarch64 qemu -cpu $cpu2" "$dir" "$log" \
+        "$t0" -L 'copy|persist|safe'
+    # the build directory as the first run left it (ctest there: -cpu max)
+    cmake -S "$ROOT" -B "$dir" -DCW_QEMU_CPU=max >>"$log" 2>&1 || true
+}
+
 start=$(now)
 echo "cachewise tests: $ROOT -> $BUILD_ROOT (stages: $STAGES, jobs: $JOBS)"
 for s in $STAGES; do
@@ -224,6 +288,7 @@ for s in $STAGES; do
         -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCW_SANITIZE=thread ;;
     5) stage_valgrind ;;
     6) stage_fuzz ;;
+    7) stage_qemu ;;
     *) echo "unknown stage '$s' in CW_STAGES" >&2; exit 2 ;;
     esac
 done

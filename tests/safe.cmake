@@ -21,8 +21,11 @@ target_link_libraries(safe_signals PRIVATE Threads::Threads m)
 
 # One run per implementation, each forced through the environment; an
 # implementation this CPU cannot run is skipped (exit 77). The second run
-# moves the streaming threshold down so sizes above 64 KiB stream.
-foreach(impl generic sse2 avx2 avx512)
+# moves the streaming threshold down so sizes above 64 KiB stream. Every
+# implementation of this architecture (CW_TEST_IMPLS), generic first.
+set(CW_SAFE_IMPLS ${CW_TEST_IMPLS})
+list(REVERSE CW_SAFE_IMPLS)
+foreach(impl IN LISTS CW_SAFE_IMPLS)
   add_test(NAME safe_faults_${impl} COMMAND safe_faults ${impl})
   add_test(NAME safe_faults_nt64k_${impl} COMMAND safe_faults ${impl})
   set_tests_properties(safe_faults_${impl} PROPERTIES

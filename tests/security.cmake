@@ -15,8 +15,9 @@ if(TARGET cachewise_preload)
   add_executable(secure_probe secure/probe.c)
   target_link_libraries(secure_probe PRIVATE cachewise_preload cachewise)
   target_compile_options(secure_probe PRIVATE -fno-builtin)
+  # CW_TEST_ALT_IMPL (tests/CMakeLists.txt): what the settings force
   add_test(NAME security.secure_mode COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/secure/run.sh
-    $<TARGET_FILE:secure_probe>)
+    $<TARGET_FILE:secure_probe> ${CW_TEST_ALT_IMPL})
   set_tests_properties(security.secure_mode PROPERTIES SKIP_RETURN_CODE 77
     LABELS "security")
 endif()

@@ -216,6 +216,16 @@ static void test_info(void)
     CWT_CHECK(in->sse2 == 1, "x86-64 without SSE2?");
     CWT_CHECK(strcmp(in->flush_insn, want) == 0, "flush_insn %s, want %s", in->flush_insn,
               want);
+#elif defined(__aarch64__)
+    (void)want;
+    /* DC CVAC everywhere; DC CVAP only where FEAT_DPB is (HWCAP_DCPOP) */
+    CWT_CHECK(in->asimd == 1, "aarch64 without Advanced SIMD?");
+    CWT_CHECK(strcmp(in->flush_insn, "dc cvac") == 0 ||
+                  (in->dcpop && strcmp(in->flush_insn, "dc cvap") == 0),
+              "flush_insn %s (dcpop %d)", in->flush_insn, in->dcpop);
+    CWT_CHECK(!in->dcpodp || in->dcpop, "DC CVADP without DC CVAP");
+    CWT_CHECK(!in->sse2 && !in->avx2 && !in->avx512f && !in->clflush && !in->clwb,
+              "x86 features reported on aarch64");
 #else
     (void)want;
 #endif

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cwt_exec.h"
 #include "test_util.h"
 
 extern char **environ;
@@ -81,7 +82,7 @@ static int spawn(const char *self, const char *const *vars, struct result *r)
         dup2(fileno(out), 1);
         dup2(fileno(err), 2);
         char *argv[] = {(char *)"test_env", (char *)"--child", NULL};
-        execve(self, argv, envp);
+        cwt_execve(self, argv, envp); /* through the emulator in a cross build */
         _exit(127);
     }
     if (waitpid(pid, &r->status, 0) != pid)
@@ -193,9 +194,16 @@ static void impl_cases(void)
         &(struct expect){NULL, "cpu", -1, "cpu", 1, "bogus", "bogus"});
     run(VARS("CACHEWISE_IMPL=AVX2", "CACHEWISE_VERBOSE=1"),
         &(struct expect){NULL, "cpu", -1, "cpu", 1, "CACHEWISE_IMPL", "AVX2"});
-    /* the first of two settings counts, for the library and its IFUNC alike */
-    run(VARS("CACHEWISE_IMPL=generic", "CACHEWISE_IMPL=avx2"),
-        &(struct expect){"generic", "env", -1, "cpu", 0, NULL, ""});
+    /* the first of two settings counts, for the library and its IFUNC alike
+     * (not under an emulator: qemu-user gives the target one value per
+     * name, the last) */
+    const char *emu = getenv("CW_EMULATOR");
+    if (emu == NULL || *emu == '\0')
+        run(VARS("CACHEWISE_IMPL=generic", "CACHEWISE_IMPL=avx2"),
+            &(struct expect){"generic", "env", -1, "cpu", 0, NULL, ""});
+    else
+        printf("test_env: not checked under %s: two settings of one variable (the emulator "
+               "keeps the last only)\n", emu);
     /* longer than any name (and than the resolver keeps): unknown */
     run(VARS("CACHEWISE_IMPL=sse2sse2sse2sse2sse2sse2"),
         &(struct expect){NULL, "cpu", -1, "cpu", 1, "sse2sse2", ""});

@@ -177,6 +177,10 @@ static void zero_and_info(void)
 #if defined(__x86_64__)
     const char *want = in->clwb ? "clwb" : in->clflushopt ? "clflushopt" : "clflush";
     CWT_CHECK(strcmp(in->flush_insn, want) == 0, "flush_insn %s, want %s", in->flush_insn, want);
+#elif defined(__aarch64__)
+    CWT_CHECK(strcmp(in->flush_insn, "dc cvac") == 0 ||
+                  (in->dcpop && strcmp(in->flush_insn, "dc cvap") == 0),
+              "flush_insn %s, want dc cvac or (with DC CVAP) dc cvap", in->flush_insn);
 #endif
     printf("  n == 0 with NULL; flush instruction %s: ok\n", in->flush_insn);
 }

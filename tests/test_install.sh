@@ -15,9 +15,16 @@
 #      by find_package; the examples built and run against it
 #   5. Python ctypes: the exported cw_memcpy_flushcache_fn (the header's
 #      cw_memcpy_flushcache is an inline wrapper, not a symbol)
+# A cross build (tests/emulator.sh): the nested builds take its toolchain
+# from CW_CROSS_CMAKE_ARGS, the programs run under CW_EMULATOR, ldd is the
+# target's loader, CW_OBJDUMP the target's objdump; the C++ compiler is the
+# cross one, and ctypes (a host python cannot load a target library) is
+# left out, saying so.
 # usage: test_install.sh CMAKE BUILD_DIR CONSUMER_SRC_DIR C_COMPILER SCRATCH_DIR
 set -euo pipefail
 cmake=$1 build=$2 consumer=$3 cc=$4 scratch=$5
+. "$(dirname "${BASH_SOURCE[0]}")/emulator.sh"
+objdump=${CW_OBJDUMP:-objdump}
 examples=$(cd "$(dirname "${BASH_SOURCE[0]}")/../examples" && pwd)
 ctest=$(dirname "$cmake")/ctest
 prefix=$scratch/prefix
@@ -31,13 +38,21 @@ quiet() {
     "$@" >"$log" 2>&1 || { cat "$log"; echo "FAIL: $*"; exit 1; }
 }
 
-# The C++ compiler of the same family as CC, if any.
+# The C++ compiler of the same family as CC, if any (a cross gcc's g++ by
+# its prefix: aarch64-linux-gnu-gcc, aarch64-linux-gnu-g++).
 case $(basename "$cc") in
 *clang*) cxx_names=(clang++ c++) ;;
 *) cxx_names=(g++ c++) ;;
 esac
+if [ ${#cw_cross_args[@]} -ne 0 ]; then
+    case $cc in
+    *gcc) cxx_names=("${cc%gcc}g++") ;;
+    *clang) cxx_names=("${cc}++") ;;
+    *) cxx_names=() ;;
+    esac
+fi
 cxx=
-for c in "${cxx_names[@]}"; do
+for c in ${cxx_names[@]+"${cxx_names[@]}"}; do
     if command -v "$c" >/dev/null 2>&1; then cxx=$(command -v "$c"); break; fi
 done
 [ -n "$cxx" ] || echo "note: no C++ compiler, the C++ consumers are not built"
@@ -58,24 +73,33 @@ version=$(sed -n 's/^Version: *//p' "$libdir/pkgconfig/cachewise.pc")
 major=${version%%.*}
 [ "$(basename "$so")" = "libcachewise.so.$version" ] \
     || { echo "FAIL: $(basename "$so") does not carry the package version $version"; exit 1; }
-soname=$(objdump -p "$libdir/libcachewise.so" | awk '$1 == "SONAME" {print $2}')
+soname=$("$objdump" -p "$libdir/libcachewise.so" | awk '$1 == "SONAME" {print $2}')
 [ "$soname" = "libcachewise.so.$major" ] \
     || { echo "FAIL: SONAME '$soname', want libcachewise.so.$major (the major version)"; exit 1; }
-objdump -T "$so" | grep -Eq "CACHEWISE_${major}[[:space:]]+cw_memcpy$" \
+# (not "objdump | grep -q": grep may exit before objdump has written all,
+# and under pipefail objdump's SIGPIPE would fail the check)
+grep -Eq "CACHEWISE_${major}[[:space:]]+cw_memcpy$" <<<"$("$objdump" -T "$so")" \
     || { echo "FAIL: cw_memcpy is not in the symbol version node CACHEWISE_$major"; exit 1; }
 
 echo "== find_package(cachewise $major.0)"
+# pkg_dir LIBDIR: under a cross toolchain, whose find_package looks in its
+# sysroot only (CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY), the package's
+# directory is named as well, as a cross user would name it
+pkg_dir() {
+    [ ${#cw_cross_args[@]} -eq 0 ] || echo "-Dcachewise_DIR=$1/cmake/cachewise"
+}
+read -r -a pkg <<<"$(pkg_dir "$libdir")"
 cxx_arg=()
 [ -n "$cxx" ] && cxx_arg=(-DCMAKE_CXX_COMPILER="$cxx")
-quiet "$scratch/configure.log" "$cmake" -S "$consumer" -B "$scratch/cmake-build" \
-    -DCMAKE_C_COMPILER="$cc" "${cxx_arg[@]}" -DCMAKE_PREFIX_PATH="$prefix" \
+quiet "$scratch/configure.log" "$cmake" ${cw_cross_args[@]+"${cw_cross_args[@]}"} -S "$consumer" -B "$scratch/cmake-build" \
+    -DCMAKE_C_COMPILER="$cc" "${cxx_arg[@]}" -DCMAKE_PREFIX_PATH="$prefix" ${pkg[@]+"${pkg[@]}"} \
     -DCW_REQUIRE_VERSION="$major.0"
 quiet "$scratch/build.log" "$cmake" --build "$scratch/cmake-build"
-"$scratch/cmake-build/consumer"
-"$scratch/cmake-build/consumer_static"
-[ -z "$cxx" ] || "$scratch/cmake-build/consumer_cxx"
-if "$cmake" -S "$consumer" -B "$scratch/cmake-next" -DCMAKE_C_COMPILER="$cc" \
-    -DCMAKE_PREFIX_PATH="$prefix" -DCW_REQUIRE_VERSION="$((major + 1)).0" \
+target "$scratch/cmake-build/consumer"
+target "$scratch/cmake-build/consumer_static"
+[ -z "$cxx" ] || target "$scratch/cmake-build/consumer_cxx"
+if "$cmake" ${cw_cross_args[@]+"${cw_cross_args[@]}"} -S "$consumer" -B "$scratch/cmake-next" -DCMAKE_C_COMPILER="$cc" \
+    -DCMAKE_PREFIX_PATH="$prefix" ${pkg[@]+"${pkg[@]}"} -DCW_REQUIRE_VERSION="$((major + 1)).0" \
     >"$scratch/configure-next.log" 2>&1; then
     echo "FAIL: find_package(cachewise $((major + 1)).0) accepted version $version"; exit 1
 fi
@@ -92,18 +116,18 @@ strict+=(-Wall -Wextra -pedantic -Wconversion -Werror -O2)
 # shellcheck disable=SC2046
 "$cc" "${strict[@]}" -o "$scratch/pc_consumer" "$consumer/consumer.c" \
     $(pkg-config --cflags --libs cachewise) -Wl,-rpath,"$libdir"
-"$scratch/pc_consumer"
+target "$scratch/pc_consumer"
 # shellcheck disable=SC2046
 "$cc" "${strict[@]}" -static-libgcc -o "$scratch/pc_consumer_static" "$consumer/consumer.c" \
     $(pkg-config --cflags cachewise) "$libdir/libcachewise.a" $(pkg-config --static --libs-only-l cachewise | sed 's/-lcachewise//')
-"$scratch/pc_consumer_static"
-ldd "$scratch/pc_consumer_static" | grep -q libcachewise \
+target "$scratch/pc_consumer_static"
+grep -q libcachewise <<<"$(target_ldd "$scratch/pc_consumer_static")" \
     && { echo "FAIL: static consumer linked the shared library"; exit 1; }
 if [ -n "$cxx" ]; then
     # shellcheck disable=SC2046
     "$cxx" "${strict[@]}" -o "$scratch/pc_consumer_cxx" "$consumer/consumer.cpp" \
         $(pkg-config --cflags --libs cachewise) -Wl,-rpath,"$libdir"
-    "$scratch/pc_consumer_cxx"
+    target "$scratch/pc_consumer_cxx"
 fi
 
 echo "== relocated prefix"
@@ -111,6 +135,7 @@ moved=$scratch/moved/usr
 mkdir -p "$(dirname "$moved")"
 mv "$prefix" "$moved"
 mlibdir=$moved/${libdir#"$prefix"/}
+read -r -a mpkg <<<"$(pkg_dir "$mlibdir")"
 export PKG_CONFIG_PATH=$mlibdir/pkgconfig
 inc=$(pkg-config --variable=includedir cachewise)
 [ "$(cd "$inc" && pwd -P)" = "$(cd "$moved/include" && pwd -P)" ] \
@@ -118,31 +143,33 @@ inc=$(pkg-config --variable=includedir cachewise)
 # shellcheck disable=SC2046
 "$cc" -o "$scratch/pc_consumer_moved" "$consumer/consumer.c" \
     $(pkg-config --cflags --libs cachewise) -Wl,-rpath,"$mlibdir"
-"$scratch/pc_consumer_moved"
-quiet "$scratch/configure-moved.log" "$cmake" -S "$consumer" -B "$scratch/cmake-moved" \
-    -DCMAKE_C_COMPILER="$cc" "${cxx_arg[@]}" -DCMAKE_PREFIX_PATH="$moved" \
+target "$scratch/pc_consumer_moved"
+quiet "$scratch/configure-moved.log" "$cmake" ${cw_cross_args[@]+"${cw_cross_args[@]}"} -S "$consumer" -B "$scratch/cmake-moved" \
+    -DCMAKE_C_COMPILER="$cc" "${cxx_arg[@]}" -DCMAKE_PREFIX_PATH="$moved" ${mpkg[@]+"${mpkg[@]}"} \
     -DCW_REQUIRE_VERSION="$major.0"
 quiet "$scratch/build-moved.log" "$cmake" --build "$scratch/cmake-moved"
-"$scratch/cmake-moved/consumer"
+target "$scratch/cmake-moved/consumer"
 # the library the loader resolved, compared by real path (a path spelled
 # differently, through a link, is still the moved library)
-used=$(ldd "$scratch/cmake-moved/consumer" | awk '$1 ~ /^libcachewise\.so/ {print $3}')
+used=$(target_ldd "$scratch/cmake-moved/consumer" | awk '$1 ~ /^libcachewise\.so/ {print $3}')
 if [ -z "$used" ] || [ "$(realpath "$used")" != "$(realpath "$mlibdir/libcachewise.so.$major")" ]; then
     echo "FAIL: the relocated find_package consumer did not use $mlibdir"
-    ldd "$scratch/cmake-moved/consumer"
+    target_ldd "$scratch/cmake-moved/consumer"
     exit 1
 fi
-[ -z "$cxx" ] || "$scratch/cmake-moved/consumer_cxx"
+[ -z "$cxx" ] || target "$scratch/cmake-moved/consumer_cxx"
 
 echo "== examples against the installed package"
-quiet "$scratch/configure-examples.log" "$cmake" -S "$examples" -B "$scratch/examples" \
-    -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$moved"
+quiet "$scratch/configure-examples.log" "$cmake" ${cw_cross_args[@]+"${cw_cross_args[@]}"} -S "$examples" -B "$scratch/examples" \
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$moved" ${mpkg[@]+"${mpkg[@]}"}
 quiet "$scratch/build-examples.log" "$cmake" --build "$scratch/examples" -j2
 quiet "$scratch/ctest-examples.log" "$ctest" --test-dir "$scratch/examples" --output-on-failure
 grep -E 'tests passed' "$scratch/ctest-examples.log"
 
 echo "== Python ctypes"
-if command -v python3 >/dev/null 2>&1; then
+if [ ${#cw_emu[@]} -ne 0 ]; then
+    echo "note: cross build, ctypes not checked (the host's python3 cannot load a target library)"
+elif command -v python3 >/dev/null 2>&1; then
     python3 - "$mlibdir/libcachewise.so.$major" <<'EOF'
 import ctypes, sys
 lib = ctypes.CDLL(sys.argv[1])
@@ -161,4 +188,8 @@ EOF
 else
     echo "note: no python3, ctypes not checked"
 fi
-echo "ok: installed package works with find_package, pkg-config, C++, relocated, and from ctypes"
+if [ ${#cw_emu[@]} -ne 0 ]; then
+    echo "ok: installed package works with find_package, pkg-config, C++, relocated (under ${cw_emu[0]##*/}; ctypes not checked)"
+else
+    echo "ok: installed package works with find_package, pkg-config, C++, relocated, and from ctypes"
+fi

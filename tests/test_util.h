@@ -77,16 +77,24 @@ __attribute__((unused)) static uint64_t cwt_seed(const char *prog)
     return seed;
 }
 
-/* Names the library knows on this architecture, best first. */
+/* Names the library knows on this architecture, best first: CW_TEST_IMPLS
+ * of tests/CMakeLists.txt (CWT_IMPLS), so the C tests and the tests CTest
+ * registers per implementation never disagree. */
 static const char *const cwt_known_impls[] = {
+#if defined(CWT_IMPLS)
+    CWT_IMPLS,
+#else
 #if defined(__x86_64__)
     "avx512", "avx2", "sse2",
 #endif
-    "generic", NULL,
+    "generic",
+#endif
+    NULL,
 };
 
 /* The minimum the contract promises: an implementation runs wherever the
- * CPU and OS offer its ISA (issue 2: selection by CPUID + XGETBV). */
+ * CPU and OS offer its ISA (issue 2: selection by CPUID + XGETBV; on aarch64
+ * by the kernel's HWCAP bits). */
 __attribute__((unused)) static int cwt_cpu_can_run(const char *name, const struct cw_info *in)
 {
     if (strcmp(name, "generic") == 0)
@@ -97,6 +105,11 @@ __attribute__((unused)) static int cwt_cpu_can_run(const char *name, const struc
         return in->sse2 && in->avx2;
     if (strcmp(name, "avx512") == 0)
         return in->avx2 && in->avx512f && in->avx512bw && in->avx512vl;
+#if defined(__aarch64__)
+    /* the NEON row: Advanced SIMD (HWCAP_ASIMD) */
+    if (strcmp(name, "aarch64") == 0)
+        return in->asimd;
+#endif
     return 0;
 }
 

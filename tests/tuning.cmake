@@ -7,7 +7,7 @@
 # the generic row has no policy-dependent code
 set(CW_POLICY_IMPLS ${CW_TEST_IMPLS})
 list(REMOVE_ITEM CW_POLICY_IMPLS generic)
-set(CW_PROFILES intel-server amd-zen3 amd-zen4 generic-intel generic-amd generic)
+set(CW_PROFILES intel-server amd-zen3 amd-zen4 generic-intel generic-amd generic-aarch64 generic)
 foreach(p IN LISTS CW_PROFILES)
   add_test(NAME profile.${p}.copy COMMAND test_copy)
   add_test(NAME profile.${p}.memmove COMMAND test_memmove)
@@ -52,8 +52,25 @@ foreach(corner IN LISTS CW_CORNERS)
   math(EXPR i "${i} + 1")
 endforeach()
 
+# Under an emulator (a cross build, tests/CMakeLists.txt) a full misalignment
+# sweep costs ten times what it does on hardware: these variants, which check
+# the policy's routing, sample the misalignments (CW_TEST_QUICK=1), and the
+# per-implementation core tests (core.copy.*, persist.memset.*) keep the full
+# sweep.
+if(CW_TEST_EMULATOR)
+  get_property(cw_tuning_tests DIRECTORY PROPERTY TESTS)
+  list(FILTER cw_tuning_tests INCLUDE REGEX "^(profile|policy)\\.")
+  set_property(TEST ${cw_tuning_tests} APPEND PROPERTY ENVIRONMENT CW_TEST_QUICK=1)
+endif()
+
 if(TARGET cwbench)
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
+    set(cw_tuning_arch x86_64)
+  else()
+    set(cw_tuning_arch ${CMAKE_SYSTEM_PROCESSOR})
+  endif()
   add_test(NAME tuning.files COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/tuning/run.sh
-    $<TARGET_FILE:cwbench> ${CMAKE_CURRENT_BINARY_DIR}/tuning-work)
+    $<TARGET_FILE:cwbench> ${CMAKE_CURRENT_BINARY_DIR}/tuning-work ${CW_TEST_ALT_IMPL}
+    ${cw_tuning_arch})
   set_tests_properties(tuning.files PROPERTIES LABELS "tuning" TIMEOUT 300)
 endif()

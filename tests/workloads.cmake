@@ -6,14 +6,16 @@
 if(TARGET cwbench)
   # Runs CMD ("|"-separated, so the list survives add_test) and checks the
   # exact exit status, and optionally stdout/stderr against regexes and that
-  # a file was written.
+  # a file was written. In a cross build cwbench runs under the emulator in
+  # CW_EMULATOR (tests/CMakeLists.txt).
   set(CWB_WL_EXPECT ${CMAKE_CURRENT_BINARY_DIR}/wl_expect_exit.cmake)
   file(WRITE ${CWB_WL_EXPECT} [=[
 string(REPLACE "|" ";" cmd "${CMD}")
 if(DEFINED CHECK_FILE)
   file(REMOVE "${CHECK_FILE}")
 endif()
-execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+separate_arguments(emu UNIX_COMMAND "$ENV{CW_EMULATOR}")
+execute_process(COMMAND ${emu} ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc STREQUAL "${EXPECT}")
   message(FATAL_ERROR "exit status '${rc}', expected ${EXPECT}\n--- stdout:\n${out}\n--- stderr:\n${err}")
 endif()

@@ -5,9 +5,11 @@
 # cwbench compare on the same two files. Exit 77 (skipped) when the tool
 # or a python3 with the scipy it imports is not installed.
 # usage: gbench_compare.sh CWBENCH WORKDIR
+# In a cross build cwbench runs under $CW_EMULATOR (tests/CMakeLists.txt).
 set -u
 cwbench=$1
 work=$2
+emu=${CW_EMULATOR:-}
 tool=${CWB_GBENCH_COMPARE:-/usr/share/benchmark/compare.py}
 if [ ! -f "$tool" ]; then
     echo "skipped: $tool not installed (Debian: apt-get install libbenchmark-tools)"
@@ -29,7 +31,8 @@ rm -f "$work/a.json" "$work/b.json"
 for run in a b; do
     seed=1
     [ "$run" = b ] && seed=2
-    if ! "$cwbench" --quick --quiet --seed "$seed" --json "$work/$run.json" >"$work/$run.txt" 2>&1
+    # shellcheck disable=SC2086
+    if ! $emu "$cwbench" --quick --quiet --seed "$seed" --json "$work/$run.json" >"$work/$run.txt" 2>&1
     then
         echo "cwbench --quick failed:"
         cat "$work/$run.txt"
@@ -50,7 +53,8 @@ for want in "Comparing $work/a.json to $work/b.json" "throughput/cw_memcpy/hot/4
     *) echo "compare.py output lacks \"$want\""; exit 1 ;;
     esac
 done
-out=$("$cwbench" compare "$work/a.json" "$work/b.json" 2>&1) || {
+# shellcheck disable=SC2086
+out=$($emu "$cwbench" compare "$work/a.json" "$work/b.json" 2>&1) || {
     echo "$out"
     echo "cwbench compare failed on the same files"
     exit 1

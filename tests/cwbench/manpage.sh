@@ -4,9 +4,11 @@
 # it names every option that `cwbench --help` lists. Exit 77 (skipped)
 # without man.
 # usage: manpage.sh CWBENCH MANPAGE
+# In a cross build cwbench runs under $CW_EMULATOR (tests/CMakeLists.txt).
 set -u
 cwbench=$1
 page=$2
+emu=${CW_EMULATOR:-}
 if ! command -v man >/dev/null 2>&1; then
     echo "skipped: man is not installed (Debian: apt-get install man-db)"
     exit 77
@@ -23,7 +25,8 @@ case $text in
 *) echo "man $page does not render its NAME section"; exit 1 ;;
 esac
 missing=0
-for opt in $("$cwbench" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+# shellcheck disable=SC2086
+for opt in $($emu "$cwbench" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
     case $text in
     *"$opt"*) ;;
     *) echo "the man page lacks $opt"; missing=1 ;;

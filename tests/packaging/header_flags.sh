@@ -8,9 +8,12 @@
 # inline fast path only expands when optimising), with and without
 # CW_NO_INLINE. gcc's -Wcast-align says nothing on x86 unless =strict, so gcc
 # gets that form. Exits 77 (skipped) when the compiler is not installed.
-# usage: header_flags.sh COMPILER HEADER SRC_DIR SCRATCH_DIR
+# FLAG...: given to every compilation (a cross build: --target=TRIPLE).
+# usage: header_flags.sh COMPILER HEADER SRC_DIR SCRATCH_DIR [FLAG...]
 set -euo pipefail
 compiler=$1 header=$2 src=$3 scratch=$4
+shift 4
+extra=("$@")
 if ! command -v "$compiler" >/dev/null 2>&1; then
     echo "skipped: $compiler not installed"
     exit 77
@@ -23,8 +26,8 @@ case $("$compiler" --version 2>/dev/null | head -n1) in
 *clang*) align=-Wcast-align ;;
 *) align=-Wcast-align=strict ;;
 esac
-flags=(-Wall -Wextra -pedantic -pedantic-errors "$align" -Wconversion -Wsign-conversion
-       -Wshadow -Wundef -Werror -I"$scratch/include")
+flags=(${extra[@]+"${extra[@]}"} -Wall -Wextra -pedantic -pedantic-errors "$align" -Wconversion
+       -Wsign-conversion -Wshadow -Wundef -Werror -I"$scratch/include")
 case $compiler in
 *++*) file=$src/header_use.cpp stds=(c++11 c++14 c++17 c++20) ;;
 *) file=$src/header_use.c stds=(c99 c11 c17)
@@ -34,7 +37,7 @@ esac
 fail=0 n=0
 for std in "${stds[@]}"; do
     # an older compiler may lack a standard: skip that one, say so
-    if ! "$compiler" -std="$std" -fsyntax-only -x "$([[ $compiler == *++* ]] && echo c++ || echo c)" \
+    if ! "$compiler" ${extra[@]+"${extra[@]}"} -std="$std" -fsyntax-only -x "$([[ $compiler == *++* ]] && echo c++ || echo c)" \
         /dev/null 2>/dev/null; then
         echo "note: $compiler has no -std=$std, not checked"
         continue
@@ -52,5 +55,5 @@ for std in "${stds[@]}"; do
         done
     done
 done
-[ $fail -eq 0 ] && echo "ok: cachewise.h clean in $n $compiler builds (${stds[*]}; -O0/-O2; with and without CW_NO_INLINE)"
+[ $fail -eq 0 ] && echo "ok: cachewise.h clean in $n $compiler${extra[*]+ ${extra[*]}} builds (${stds[*]}; -O0/-O2; with and without CW_NO_INLINE)"
 exit $fail

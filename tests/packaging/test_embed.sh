@@ -10,10 +10,13 @@
 #   2. FetchContent, CMAKE_BUILD_TYPE=Debug, the shim asked for with
 #      -DCACHEWISE_BUILD_PRELOAD=ON: configure only; Debug stays Debug, the
 #      shim is defined and nothing else is
+# A cross build's toolchain comes from CW_CROSS_CMAKE_ARGS and the programs
+# run under CW_EMULATOR (tests/emulator.sh).
 # usage: test_embed.sh CMAKE SOURCE_DIR C_COMPILER SCRATCH_DIR
 set -euo pipefail
 cmake=$1 source=$2 cc=$3 scratch=$4
 parent=$(cd "$(dirname "${BASH_SOURCE[0]}")/embed" && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/../emulator.sh"
 ctest=$(dirname "$cmake")/ctest
 rm -rf "$scratch"
 mkdir -p "$scratch"
@@ -26,12 +29,12 @@ run() { # LOG command...: run quietly, show the log on failure
 
 echo "== add_subdirectory, no build type"
 b=$scratch/subdir
-run "$scratch/configure1.log" "$cmake" -S "$parent" -B "$b" -DCMAKE_C_COMPILER="$cc" \
+run "$scratch/configure1.log" "$cmake" -S "$parent" -B "$b" ${cw_cross_args[@]+"${cw_cross_args[@]}"} -DCMAKE_C_COMPILER="$cc" \
     -DEMBED_WITH=add_subdirectory -DCACHEWISE_SOURCE="$source"
 grep -q 'embed checks passed' "$scratch/configure1.log"
 run "$scratch/build1.log" "$cmake" --build "$b" -j2
-"$b/app_shared"
-"$b/app_static"
+target "$b/app_shared"
+target "$b/app_static"
 type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$b/CMakeCache.txt")
 [ -z "$type" ] || { echo "FAIL: the parent's build type became '$type'"; exit 1; }
 extra=$(find "$b" -type f \( -name cwbench -o -name 'libcachewise-preload*' -o -name 'test_*' \
@@ -46,7 +49,8 @@ if [ -d "$scratch/inst" ] && [ -n "$(find "$scratch/inst" -type f)" ]; then
 fi
 
 echo "== FetchContent, Debug, the shim asked for"
-run "$scratch/configure2.log" "$cmake" -S "$parent" -B "$scratch/fetch" -DCMAKE_C_COMPILER="$cc" \
+run "$scratch/configure2.log" "$cmake" -S "$parent" -B "$scratch/fetch" \
+    ${cw_cross_args[@]+"${cw_cross_args[@]}"} -DCMAKE_C_COMPILER="$cc" \
     -DEMBED_WITH=fetchcontent -DFETCHCONTENT_SOURCE_DIR_CACHEWISE="$source" \
     -DCMAKE_BUILD_TYPE=Debug -DCACHEWISE_BUILD_PRELOAD=ON -DEXPECT_TARGETS=cachewise_preload
 grep -q "embed checks passed (fetchcontent, build type 'Debug')" "$scratch/configure2.log"

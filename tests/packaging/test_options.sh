@@ -7,16 +7,19 @@
 #   - the options' earlier names (-DCW_BUILD_TESTS=OFF -DCW_BUILD_PROGRAMS=OFF
 #     -DCW_BUILD_PRELOAD=OFF, as tests/run-all.sh passes them) set the new
 #     ones and leave the cache, so a later -DCACHEWISE_BUILD_TESTS=ON wins.
+# A cross build's toolchain comes from CW_CROSS_CMAKE_ARGS (tests/emulator.sh).
 # usage: test_options.sh CMAKE SOURCE_DIR C_COMPILER SCRATCH_DIR
 set -euo pipefail
 cmake=$1 source=$2 cc=$3 scratch=$4
+. "$(dirname "${BASH_SOURCE[0]}")/../emulator.sh"
 rm -rf "$scratch"
 mkdir -p "$scratch"
 
 configure() { # BUILD_DIR args...
     local b=$1
     shift
-    "$cmake" -S "$source" -B "$b" -DCMAKE_C_COMPILER="$cc" "$@" >"$b.log" 2>&1 \
+    "$cmake" -S "$source" -B "$b" ${cw_cross_args[@]+"${cw_cross_args[@]}"} -DCMAKE_C_COMPILER="$cc" \
+        "$@" >"$b.log" 2>&1 \
         || { cat "$b.log"; echo "FAIL: configure $*"; exit 1; }
 }
 want() { # BUILD_DIR VAR VALUE: the cache holds VAR=VALUE ("<none>": no entry)

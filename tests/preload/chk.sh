@@ -3,7 +3,8 @@
 # chk.sh SHIM PROGRAM WHICH: an overflowing __*_chk call through the shim
 # must abort with glibc's message.
 shim=$1 prog=$2 which=$3
-err=$(LD_PRELOAD=$shim "$prog" "$which" shim 2>&1 >/dev/null)
+. "$(dirname "$0")/../emulator.sh"
+err=$(target LD_PRELOAD="$shim" "$prog" "$which" shim 2>&1 >/dev/null)
 rc=$?
 echo "$err"
 [ $rc = 134 ] || { echo "exit status $rc, expected 134 (SIGABRT)"; exit 1; }

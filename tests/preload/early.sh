@@ -6,9 +6,11 @@
 set -eu
 shim=$1 prog=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../emulator.sh"
 rm -rf "$work" && mkdir -p "$work"
 for env in "" "CACHEWISE_SRC_NOREUSE_THRESHOLD=1K CACHEWISE_NT_THRESHOLD=4K"; do
-  err=$(env $env LD_PRELOAD=$shim CACHEWISE_VERBOSE=1 CACHEWISE_PROFILE=$work/prof "$prog" 2>&1)
+  # shellcheck disable=SC2086
+  err=$(target $env LD_PRELOAD="$shim" CACHEWISE_VERBOSE=1 CACHEWISE_PROFILE="$work/prof" "$prog" 2>&1)
   echo "$err"
   case $err in "preinit start"*"cachewise: impl="*"copies ok") ;;
     *) echo "expected: preinit start, then the shim's initialisation, then copies ok"; exit 1 ;;

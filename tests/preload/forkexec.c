@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../cwt_exec.h"
+
 typedef void *(*copy_fn)(void *, const void *, size_t);
 static copy_fn volatile p_memcpy = memcpy;
 static unsigned char src[4096], dst[4096];
@@ -70,7 +72,9 @@ int main(int argc, char **argv)
     pid_t execd = fork();
     if (execd == 0) {
         copies(2222, 1); /* lost with the exec, as it should be */
-        execl("/proc/self/exe", argv[0], "--exec-child", (char *)NULL);
+        /* execl(), or through the emulator in a cross build */
+        char *args[] = {argv[0], (char *)"--exec-child", NULL};
+        cwt_execve("/proc/self/exe", args, environ);
         _exit(127);
     }
     int st1, st2;

@@ -5,8 +5,9 @@
 set -eu
 shim=$1 prog=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../emulator.sh"
 rm -rf "$work" && mkdir -p "$work"
-LD_PRELOAD=$shim CACHEWISE_PROFILE="$work/prof.%p" "$prog" > "$work/expect"
+target LD_PRELOAD="$shim" CACHEWISE_PROFILE="$work/prof.%p" "$prog" > "$work/expect"
 n=$(ls "$work" | grep -c '^prof\.[0-9]*$' || true)
 [ "$n" = 3 ] || { echo "expected 3 profiles (parent, fork child, exec child), got $n"; ls "$work"; exit 1; }
 while read -r what pid size count; do

@@ -4,7 +4,8 @@
 # CACHEWISE_IMPL=IMPL. Exit 77 (skipped) when this CPU cannot run IMPL.
 shim=$1 impl=$2 prog=$3
 shift 3
-LD_PRELOAD=$shim CACHEWISE_IMPL=$impl CACHEWISE_VERBOSE=1 "$prog" "$@" 2> "${TMPDIR:-/tmp}/cwp-impl.$$"
+. "$(dirname "$0")/../emulator.sh"
+target LD_PRELOAD="$shim" CACHEWISE_IMPL="$impl" CACHEWISE_VERBOSE=1 "$prog" "$@" 2> "${TMPDIR:-/tmp}/cwp-impl.$$"
 rc=$?
 err=$(cat "${TMPDIR:-/tmp}/cwp-impl.$$"); rm -f "${TMPDIR:-/tmp}/cwp-impl.$$"
 echo "$err"

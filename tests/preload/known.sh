@@ -6,14 +6,15 @@
 set -eu
 shim=$1 prog=$2 work=$3 mode=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../emulator.sh"
 rm -rf "$work" && mkdir -p "$work"
 prof=$work/prof
 if [ "$mode" = signal ]; then
-  LD_PRELOAD=$shim CACHEWISE_PROFILE=$prof CACHEWISE_PROFILE_SIGNAL=1 \
+  target LD_PRELOAD="$shim" CACHEWISE_PROFILE="$prof" CACHEWISE_PROFILE_SIGNAL=1 \
     "$prog" --signal "$prof" > "$work/calls"
   grep -v '^call memcpy 7 1$' "$work/calls" > "$work/calls.signal"
   python3 "$here/check_profile.py" "$prof.signal" --expect "$work/calls.signal" --absent 7
 else
-  LD_PRELOAD=$shim CACHEWISE_PROFILE=$prof "$prog" --expect-shim > "$work/calls"
+  target LD_PRELOAD="$shim" CACHEWISE_PROFILE="$prof" "$prog" --expect-shim > "$work/calls"
 fi
 python3 "$here/check_profile.py" "$prof" --expect "$work/calls"

@@ -5,8 +5,9 @@
 set -eu
 shim=$1 prog=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../emulator.sh"
 rm -rf "$work" && mkdir -p "$work"
-LD_PRELOAD=$shim CACHEWISE_PROFILE=$work/prof "$prog" > "$work/out"
+target LD_PRELOAD="$shim" CACHEWISE_PROFILE="$work/prof" "$prog" > "$work/out"
 calls=$(sed -n 's/^calls //p' "$work/out")
 bytes=$(sed -n 's/^bytes //p' "$work/out")
 python3 "$here/check_profile.py" "$work/prof" --calls "$calls" --bytes "$bytes"

@@ -8,6 +8,10 @@
 set -eu
 prog=$1 shim=$2 work=$3 python=${4:-python3}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../emulator.sh"
+# The programs are the host's: an x86-64 gzip cannot load an aarch64 shim,
+# and the cross sysroot has no target build of them.
+cw_skip_emulated "$prog is a host program and cannot load the target's shim $(basename "$shim")"
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 export LC_ALL=C
 shimmed() { LD_PRELOAD=$shim CACHEWISE_PROFILE="$work/prof.%p" "$@"; }

@@ -81,6 +81,11 @@ static void check_fp_modes(const char *when)
 #if defined(__x86_64__)
     unsigned int csr = _mm_getcsr() | 0x8040; /* and flush-to-zero, denormals-are-zero */
     _mm_setcsr(csr);
+#elif defined(__aarch64__)
+    uint64_t fpcr, now;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    fpcr |= (uint64_t)3 << 24; /* and flush-to-zero (FZ), default NaN (DN) */
+    __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
 #endif
     check_faulting_copies(when);
     CHECK(fegetround() == FE_TOWARDZERO, "%s: x87 rounding mode lost by the recovery", when);
@@ -88,6 +93,12 @@ static void check_fp_modes(const char *when)
     CHECK(_mm_getcsr() == csr, "%s: MXCSR %#x after the recovery, expected %#x", when,
           _mm_getcsr(), csr);
     _mm_setcsr(csr & ~0x8040u);
+#elif defined(__aarch64__)
+    __asm__ volatile("mrs %0, fpcr" : "=r"(now));
+    CHECK(now == fpcr, "%s: FPCR %#llx after the recovery, expected %#llx", when,
+          (unsigned long long)now, (unsigned long long)fpcr);
+    fpcr &= ~((uint64_t)3 << 24);
+    __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
 #endif
     fesetround(FE_TONEAREST);
 }
@@ -116,6 +127,49 @@ __asm__(".text\n"
         "  mov %r13, 24(%rcx)\n  mov %r14, 32(%rcx)\n  mov %r15, 40(%rcx)\n"
         "  pop %r15\n  pop %r14\n  pop %r13\n  pop %r12\n  pop %rbp\n  pop %rbx\n"
         "  ret\n");
+#define N_REGS 6
+#elif defined(__aarch64__) && !defined(SAFE_ASAN) && !defined(SAFE_TSAN)
+#define CHECK_REGISTERS 1
+/* The same on aarch64: x19-x28 and d8-d15 hold regs_magic[0..17] across
+ * cw_copy_safe (whose recovery is a siglongjmp there); out[0..17] receives
+ * what they hold afterwards. */
+#define N_REGS 18
+uint64_t regs_magic[N_REGS];
+size_t regs_call(void *dst, const void *src, size_t n, uint64_t *out, unsigned flags);
+__asm__(".text\n"
+        ".globl regs_call\n"
+        ".type regs_call, %function\n"
+        "regs_call:\n"
+        "  stp x29, x30, [sp, #-176]!\n"
+        "  mov x29, sp\n"
+        "  stp x19, x20, [sp, #16]\n  stp x21, x22, [sp, #32]\n  stp x23, x24, [sp, #48]\n"
+        "  stp x25, x26, [sp, #64]\n  stp x27, x28, [sp, #80]\n"
+        "  stp d8, d9, [sp, #96]\n  stp d10, d11, [sp, #112]\n  stp d12, d13, [sp, #128]\n"
+        "  stp d14, d15, [sp, #144]\n"
+        "  str x3, [sp, #160]\n"
+        "  adrp x9, regs_magic\n"
+        "  add x9, x9, :lo12:regs_magic\n"
+        "  ldp x19, x20, [x9]\n  ldp x21, x22, [x9, #16]\n  ldp x23, x24, [x9, #32]\n"
+        "  ldp x25, x26, [x9, #48]\n  ldp x27, x28, [x9, #64]\n"
+        "  ldp d8, d9, [x9, #80]\n  ldp d10, d11, [x9, #96]\n  ldp d12, d13, [x9, #112]\n"
+        "  ldp d14, d15, [x9, #128]\n"
+        "  mov w3, w4\n"
+        "  bl cw_copy_safe\n"
+        "  ldr x3, [sp, #160]\n"
+        "  stp x19, x20, [x3]\n  stp x21, x22, [x3, #16]\n  stp x23, x24, [x3, #32]\n"
+        "  stp x25, x26, [x3, #48]\n  stp x27, x28, [x3, #64]\n"
+        "  stp d8, d9, [x3, #80]\n  stp d10, d11, [x3, #96]\n  stp d12, d13, [x3, #112]\n"
+        "  stp d14, d15, [x3, #128]\n"
+        "  ldp x19, x20, [sp, #16]\n  ldp x21, x22, [sp, #32]\n  ldp x23, x24, [sp, #48]\n"
+        "  ldp x25, x26, [sp, #64]\n  ldp x27, x28, [sp, #80]\n"
+        "  ldp d8, d9, [sp, #96]\n  ldp d10, d11, [sp, #112]\n  ldp d12, d13, [sp, #128]\n"
+        "  ldp d14, d15, [sp, #144]\n"
+        "  ldp x29, x30, [sp], #176\n"
+        "  ret\n"
+        ".size regs_call, .-regs_call\n");
+#endif
+
+#if defined(CHECK_REGISTERS)
 
 /* Every runnable implementation, every size class (the fault stops the
  * kernel inside its small-size blocks, its loop, rep movsb, the streaming
@@ -132,17 +186,21 @@ static void check_registers(const char *when)
     mprotect(src + pages * P, P, PROT_NONE);
     unsigned char *dst = map_pages(pages);
     const char *initial = cw_get_info()->impl;
+#if defined(__aarch64__)
+    for (int reg = 0; reg < N_REGS; reg++)
+        regs_magic[reg] = 0x1111111111111111ull * (uint64_t)(reg + 1);
+#endif
     for (const char *const *impl = cw_impl_list(); *impl != NULL; impl++) {
         if (cw_impl_select(*impl) != 0)
             continue; /* not runnable on this CPU */
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
             size_t n = sizes[z], k = n / 3 * 2 + 1; /* readable source bytes */
             for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
-                uint64_t out[6];
+                uint64_t out[N_REGS] = {0};
                 size_t r = regs_call(dst, src + pages * P - k, n, out, flags[i]);
                 CHECK(r == n - k, "%s: %s n %zu flags %#x returned %zu", when, *impl, n,
                       flags[i], r);
-                for (int reg = 0; reg < 6; reg++)
+                for (int reg = 0; reg < N_REGS; reg++)
                     CHECK(out[reg] == 0x1111111111111111ull * (uint64_t)(reg + 1),
                           "%s: %s n %zu flags %#x: callee-saved register %d is %#llx after "
                           "the recovery",

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Secure mode and planted symlinks (issue 12). Usage: run.sh PROBE
+# Secure mode and planted symlinks (issue 12). Usage: run.sh PROBE [IMPL]
 #
 # 1. Planted symlinks (any user): the shim's profile is written through a
 #    temporary file in the profile's directory. A symlink planted at the
@@ -13,9 +13,20 @@
 #    nothing on stderr, and keep the CPU's defaults (the values a run
 #    without any setting shows), with "secure mode" recorded. The same
 #    settings in a plain (not setuid) run as `nobody` must take effect: the
-#    control that shows the test can fail.
+#    control that shows the test can fail. IMPL (default sse2) is the
+#    implementation the settings force: one this CPU runs that is not its
+#    default.
+# In a cross build (CW_EMULATOR, tests/emulator.sh) the probe runs under
+# qemu-user, and a setuid probe would give qemu no privilege at all: there
+# the setuid-root program is a copy of the emulator itself. The kernel gives
+# qemu AT_SECURE and qemu hands it to the target (its auxiliary vector),
+# whose loader and libc then run in secure mode exactly as on hardware. A
+# setuid-root emulator runs any program as root, so only root and one
+# fresh group that no account or process has may execute it, and the
+# secure run alone is given that group.
 set -u
-probe=$1
+probe=$1 impl=${2:-sse2}
+. "$(dirname "$0")/../emulator.sh"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 field() { sed -n "s/^$1 //p" <<<"$2" | head -n1; }
@@ -31,8 +42,9 @@ echo "victim bytes" >"$work/victim-final"
 prof=$work/own/prof
 ln -s "$work/victim-final" "$prof"
 # exec keeps the shell's pid: $$ is the probe's pid, so the old name is known
-CACHEWISE_PROFILE=$prof bash -c 'ln -s "$1" "$2.$$.tmp" && exec "$3" >/dev/null' _ \
-    "$work/victim-tmp" "$prof" "$probe" || bad "probe failed in the symlink run"
+CACHEWISE_PROFILE=$prof bash -c 'ln -s "$1" "$2.$$.tmp" && shift 2 && exec "$@" >/dev/null' _ \
+    "$work/victim-tmp" "$prof" ${cw_emu[@]+"${cw_emu[@]}"} "$probe" ||
+    bad "probe failed in the symlink run"
 for v in victim-tmp victim-final; do
     [ "$(cat "$work/$v")" = "victim bytes" ] || bad "$v was written through a planted symlink"
 done
@@ -57,17 +69,40 @@ id "$user" >/dev/null 2>&1 || { echo "secure mode: SKIPPED (no user $user)"; exi
 command -v setpriv >/dev/null || { echo "secure mode: SKIPPED (no setpriv)"; exit 77; }
 asuser=(setpriv --reuid="$user" --regid="$(id -g "$user")" --clear-groups)
 
-cp "$probe" "$work/probe-suid" && chown root:root "$work/probe-suid" && chmod 4755 "$work/probe-suid"
 cp "$probe" "$work/probe-plain" && chmod 755 "$work/probe-plain"
+if [ ${#cw_emu[@]} -eq 0 ]; then
+    cp "$probe" "$work/probe-suid" && chown root:root "$work/probe-suid" &&
+        chmod 4755 "$work/probe-suid"
+    suid=("$work/probe-suid")
+    suid_as=("${asuser[@]}")
+    plain=("$work/probe-plain")
+else
+    # only root and a group of our own (no account has it, no process
+    # runs with it) may run this setuid-root emulator
+    gid=
+    for try in 1 2 3 4 5 6 7 8; do
+        g=$((1000000000 + RANDOM * 32768 + RANDOM))
+        if ! getent group "$g" >/dev/null 2>&1 && ! ps -eo rgid=,egid= | grep -qw "$g"; then
+            gid=$g
+            break
+        fi
+    done
+    [ -n "$gid" ] || { echo "secure mode: SKIPPED (no unused group id found)"; exit 77; }
+    cp "$(command -v "${cw_emu[0]}")" "$work/emulator-suid" &&
+        chown "root:$gid" "$work/emulator-suid" && chmod 4750 "$work/emulator-suid"
+    suid_as=(setpriv --reuid="$user" --regid="$gid" --clear-groups)
+    suid=("$work/emulator-suid" "${cw_emu[@]:1}" "$work/probe-plain")
+    plain=("${cw_emu[@]}" "$work/probe-plain")
+fi
 mkdir -m 755 "$work/rootonly"         # only root may write here
 mkdir -m 777 "$work/anyone"
-settings=(CACHEWISE_IMPL=sse2 CACHEWISE_NT_THRESHOLD=4K CACHEWISE_VERBOSE=1
+settings=("CACHEWISE_IMPL=$impl" CACHEWISE_NT_THRESHOLD=4K CACHEWISE_VERBOSE=1
           CACHEWISE_PROFILE_SIGNAL=1)
 
-ref=$(env -u CACHEWISE_IMPL -u CACHEWISE_NT_THRESHOLD "${asuser[@]}" "$work/probe-plain") ||
+ref=$(env -u CACHEWISE_IMPL -u CACHEWISE_NT_THRESHOLD "${asuser[@]}" "${plain[@]}") ||
     bad "reference run failed"
 out=$(env "${settings[@]}" CACHEWISE_PROFILE="$work/rootonly/owned" \
-    "${asuser[@]}" "$work/probe-suid" 2>"$work/stderr") || bad "setuid run failed"
+    "${suid_as[@]}" "${suid[@]}" 2>"$work/stderr") || bad "setuid run failed"
 if [ "$(field secure "$out")" != 1 ]; then
     echo "secure mode: SKIPPED (the setuid probe did not run with AT_SECURE: nosuid mount?)"
     [ $fail = 0 ] || exit 1
@@ -86,9 +121,9 @@ grep -q '^error .*secure mode' <<<"$out" || bad "secure mode: not recorded in cw
 
 # the control: the same settings, no privilege, take effect
 ctl=$(env "${settings[@]}" CACHEWISE_PROFILE="$work/anyone/ctl" \
-    "${asuser[@]}" "$work/probe-plain" 2>"$work/stderr-ctl") || bad "control run failed"
-[ "$(field impl "$ctl")" = sse2 ] || [ "$(field impl "$ref")" = generic ] ||
-    bad "control: CACHEWISE_IMPL=sse2 not in force ($(field impl "$ctl"))"
+    "${asuser[@]}" "${plain[@]}" 2>"$work/stderr-ctl") || bad "control run failed"
+[ "$(field impl "$ctl")" = "$impl" ] || [ "$(field impl "$ref")" = generic ] ||
+    bad "control: CACHEWISE_IMPL=$impl not in force ($(field impl "$ctl"))"
 [ "$(field nt_threshold "$ctl")" = 4096 ] || bad "control: CACHEWISE_NT_THRESHOLD not in force"
 [ -s "$work/stderr-ctl" ] || bad "control: CACHEWISE_VERBOSE=1 printed nothing"
 [ -f "$work/anyone/ctl" ] || bad "control: no profile written"
