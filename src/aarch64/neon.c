@@ -302,41 +302,46 @@ INL void stream(u8 *d, const u8 *s, size_t n, const struct src_pf *pf)
 
 /* ---- the kernels (each returns dst) ---- */
 
-static void *k_copy(void *restrict dst, const void *restrict src, size_t n)
+/* The temporal copy (pf NULL: no software prefetch) and the streaming one,
+ * each with the source prefetch of its caller. */
+INL void *copy_pf(void *restrict dst, const void *restrict src, size_t n,
+                  const struct src_pf *pf)
 {
     if (n <= 256)
         ladder(dst, src, n);
     else
-        fwd(dst, src, n, NULL);
+        fwd(dst, src, n, pf);
     return dst;
+}
+
+INL void *copy_nt_pf(void *restrict dst, const void *restrict src, size_t n,
+                     struct src_pf pf)
+{
+    if (n < NT_MIN)
+        return copy_pf(dst, src, n, NULL);
+    stream(dst, src, n, &pf);
+    return dst;
+}
+
+static void *k_copy(void *restrict dst, const void *restrict src, size_t n)
+{
+    return copy_pf(dst, src, n, NULL);
 }
 
 static void *k_copy_srcnta(void *restrict dst, const void *restrict src, size_t n)
 {
     struct src_pf pf = pf_noreuse();
-    if (n <= 256)
-        ladder(dst, src, n);
-    else
-        fwd(dst, src, n, &pf);
-    return dst;
+    return copy_pf(dst, src, n, &pf);
 }
 
 static void *k_copy_nt(void *restrict dst, const void *restrict src, size_t n)
 {
-    if (n < NT_MIN)
-        return k_copy(dst, src, n);
-    struct src_pf pf = pf_plain();
-    stream(dst, src, n, &pf);
-    return dst;
+    return copy_nt_pf(dst, src, n, pf_plain());
 }
 
 static void *k_copy_nt_srcnta(void *restrict dst, const void *restrict src, size_t n)
 {
-    if (n < NT_MIN)
-        return k_copy(dst, src, n);
-    struct src_pf pf = pf_noreuse();
-    stream(dst, src, n, &pf);
-    return dst;
+    return copy_nt_pf(dst, src, n, pf_noreuse());
 }
 
 static void *k_move(void *dst, const void *src, size_t n)
