@@ -50,13 +50,11 @@ static void json_array(FILE *f, const double *x, size_t n)
     fputc(']', f);
 }
 
-/* One cell as today's "cells" entries have it (the cells the Google
- * Benchmark view cannot carry go in "cwbench_cells" this way). */
-static void emit_cell(FILE *f, const struct cwb_cell *c, size_t index)
+/* What names a cell, in both views: bench, routine, state, size, offsets,
+ * unit and direction. */
+static void emit_cell_fields(FILE *f, const struct cwb_cell *c)
 {
-    struct cwb_summary s;
-    cwb_summarize(c->samples, c->n, &s);
-    fprintf(f, "{\"index\": %zu, \"bench\": ", index);
+    fputs("\"bench\": ", f);
     json_string(f, c->bench);
     fputs(", \"routine\": ", f);
     json_string(f, c->routine);
@@ -65,8 +63,18 @@ static void emit_cell(FILE *f, const struct cwb_cell *c, size_t index)
     fprintf(f, ", \"size\": %zu, \"src_off\": %d, \"dst_off\": %d, \"unit\": ", c->size,
             c->src_off, c->dst_off);
     json_string(f, c->unit);
-    fprintf(f, ", \"higher_is_better\": %s, \"n\": %zu,\n     \"summary\": {",
-            c->higher_is_better ? "true" : "false", c->n);
+    fprintf(f, ", \"higher_is_better\": %s", c->higher_is_better ? "true" : "false");
+}
+
+/* One cell as today's "cells" entries have it (the cells the Google
+ * Benchmark view cannot carry go in "cwbench_cells" this way). */
+static void emit_cell(FILE *f, const struct cwb_cell *c, size_t index)
+{
+    struct cwb_summary s;
+    cwb_summarize(c->samples, c->n, &s);
+    fprintf(f, "{\"index\": %zu, ", index);
+    emit_cell_fields(f, c);
+    fprintf(f, ", \"n\": %zu,\n     \"summary\": {", c->n);
     const char *names[] = {"mean", "sd", "cv", "median", "min", "max", "q1", "q3"};
     const double vals[] = {s.mean, s.sd, s.cv, s.median, s.min, s.max, s.q1, s.q3};
     for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
@@ -165,16 +173,9 @@ static void gb_entry(FILE *f, const struct cwb_results *r, size_t i, const char 
         fputs(", \"items_per_second\": ", f);
         json_number(f, 1e9 / t);
     }
-    fprintf(f, ",\n     \"cwbench_cell\": %zu, \"bench\": ", i);
-    json_string(f, c->bench);
-    fputs(", \"routine\": ", f);
-    json_string(f, c->routine);
-    fputs(", \"state\": ", f);
-    json_string(f, c->state);
-    fprintf(f, ", \"size\": %zu, \"src_off\": %d, \"dst_off\": %d, \"unit\": ", c->size,
-            c->src_off, c->dst_off);
-    json_string(f, c->unit);
-    fprintf(f, ", \"higher_is_better\": %s, \"value\": ", c->higher_is_better ? "true" : "false");
+    fprintf(f, ",\n     \"cwbench_cell\": %zu, ", i);
+    emit_cell_fields(f, c);
+    fputs(", \"value\": ", f);
     json_number(f, x);
     if (c->cpu_samples) {
         fputs(", \"cpu_value\": ", f);
