@@ -241,23 +241,6 @@ static inline __attribute__((always_inline)) void cwi_flush_line_inline(const vo
     }
 }
 #endif
-#if defined(__aarch64__)
-/* DC CVAP by its system-instruction encoding (sys #3, c7, c12, #1): the
- * assembler accepts the mnemonic only for ARMv8.2 targets, and the library
- * is built for ARMv8.0 (it is run only where HWCAP_DCPOP says so). */
-#define CWI_DC_CVAP(reg) "sys #3, c7, c12, #1, " #reg
-enum { CWI_FLUSH_CVAC = 1, CWI_FLUSH_CVAP = 2 };
-CWI_HIDDEN extern int cwi_flush_kind;
-/* the smallest data cache line (CTR_EL0.DminLine), the write-back step */
-CWI_HIDDEN extern size_t cwi_dline;
-static inline __attribute__((always_inline)) void cwi_flush_line_inline(const void *p)
-{
-    if (cwi_flush_kind == CWI_FLUSH_CVAP)
-        __asm__ volatile(CWI_DC_CVAP(%0) : : "r"(p) : "memory");
-    else
-        __asm__ volatile("dc cvac, %0" : : "r"(p) : "memory");
-}
-#endif
 /* Write back every line overlapping [p, p+n) (cw_flush's body). Never
  * stores: the write-back instructions are checked like a one-byte load,
  * so a read-only mapping may be flushed. */

@@ -11,8 +11,13 @@
  * 32-byte lines. Linux lets EL0 read CTR_EL0 (or emulates the read). */
 #include "internal.h"
 
-int cwi_flush_kind = CWI_FLUSH_CVAC; /* every ARMv8 CPU has DC CVAC */
-size_t cwi_dline = 64;
+/* DC CVAP by its system-instruction encoding (sys #3, c7, c12, #1): the
+ * assembler accepts the mnemonic only for ARMv8.2 targets, and the library
+ * is built for ARMv8.0 (it is run only where HWCAP_DCPOP says so). */
+#define DC_CVAP(reg) "sys #3, c7, c12, #1, " #reg
+
+static int use_cvap;       /* else DC CVAC, which every ARMv8 CPU has */
+static size_t dline = 64;  /* the write-back step: CTR_EL0.DminLine */
 
 const char *cwi_flush_select(uint32_t features)
 {
@@ -21,31 +26,24 @@ const char *cwi_flush_select(uint32_t features)
     size_t line = (size_t)4 << ((ctr >> 16) & 0xf);
     /* an architecturally possible 4 KiB "line" would not be a cache line:
      * keep the conservative step then */
-    cwi_dline = line >= 16 && line <= 2048 ? line : 16;
-    int pref = cwi_pol.flush_pref;
-    if (pref == CWI_FLUSHPREF_DC_CVAC) {
-        /* every ARMv8 CPU has it: a weaker write-back (point of coherency),
-         * e.g. for qemu-user 7.2 (Debian 12), which reports HWCAP_DCPOP but
-         * raises SIGILL on DC CVAP */
-        cwi_flush_kind = CWI_FLUSH_CVAC;
-        return "dc cvac";
-    }
-    if (pref != CWI_FLUSHPREF_AUTO && !(pref == CWI_FLUSHPREF_DC_CVAP && (features & CWI_F_DCPOP))) {
+    dline = line >= 16 && line <= 2048 ? line : 16;
+    int pref = cwi_pol.flush_pref, dcpop = !!(features & CWI_F_DCPOP);
+    /* dc-cvac is always available: a weaker write-back (point of
+     * coherency), e.g. for qemu-user 7.2 (Debian 12), which reports
+     * HWCAP_DCPOP but raises SIGILL on DC CVAP */
+    if (pref != CWI_FLUSHPREF_AUTO && pref != CWI_FLUSHPREF_DC_CVAC &&
+        !(pref == CWI_FLUSHPREF_DC_CVAP && dcpop)) {
         cwi_config_error("flush=%s: this CPU has no such instruction; using the best it has",
                          cwi_flush_pref_names[pref]);
-        cwi_pol.flush_pref = CWI_FLUSHPREF_AUTO;
+        cwi_pol.flush_pref = pref = CWI_FLUSHPREF_AUTO;
     }
-    if (features & CWI_F_DCPOP) {
-        cwi_flush_kind = CWI_FLUSH_CVAP;
-        return "dc cvap";
-    }
-    cwi_flush_kind = CWI_FLUSH_CVAC;
-    return "dc cvac";
+    use_cvap = dcpop && pref != CWI_FLUSHPREF_DC_CVAC;
+    return use_cvap ? "dc cvap" : "dc cvac";
 }
 
 void cwi_flush_line(const void *p)
 {
-    cwi_flush_line_inline(p);
+    cwi_flush_range(p, 1);
 }
 
 /* One loop per instruction, chosen once per call. DC CVAC and DC CVAP
@@ -55,12 +53,12 @@ void cwi_flush_range(const void *p, size_t n)
 {
     if (n == 0)
         return;
-    size_t step = cwi_dline;
+    size_t step = dline;
     uintptr_t a = (uintptr_t)p & ~(uintptr_t)(step - 1);
     uintptr_t end = (uintptr_t)p + n;
-    if (cwi_flush_kind == CWI_FLUSH_CVAP) {
+    if (use_cvap) {
         for (; a < end; a += step)
-            __asm__ volatile(CWI_DC_CVAP(%0) : : "r"(a) : "memory");
+            __asm__ volatile(DC_CVAP(%0) : : "r"(a) : "memory");
     } else {
         for (; a < end; a += step)
             __asm__ volatile("dc cvac, %0" : : "r"(a) : "memory");
