@@ -296,8 +296,23 @@ static void report(struct prun *p, struct prow *rows, struct cwb_results *res, i
            50 * (h.q3 - h.q1) / h.median, c.median / (double)p->v->lines,
            50 * (c.q3 - c.q1) / c.median, total, cwb_fmt_size(p->copy_bytes, b, sizeof b));
     if (!(c.median - h.median > 0.2 * c.median)) {
+        /* The rows stay, without a fraction: the table's shape (and the
+         * copy times) must not depend on what the host's timing allowed. */
         printf("  not measurable: hot and cold walks within 20%% of each other (the level is "
-               "taken by other\n  tenants), so no evicted fraction can be told from noise\n");
+               "taken by other\n  tenants, or an emulator times every access alike), so no "
+               "evicted fraction can be told from noise\n");
+        printf("  %-22s %7s  %8s\n", "routine", "evicted", "copy ms");
+        for (size_t j = 0; j < p->nrt; j++) {
+            struct cwb_summary cpu;
+            if (rows[j].failed) {
+                printf("  %-22s FAILED\n", p->rt[j]->name);
+                continue;
+            }
+            if (rows[j].n == 0)
+                continue;
+            cwb_summarize(rows[j].cpu, rows[j].n, &cpu);
+            printf("  %-22s %7s  %8.2f\n", p->rt[j]->name, "n/a", cpu.median * 1e3);
+        }
         return;
     }
     /* On a victim cache hierarchy (AMD: lines leaving the L2 go to the L3)
