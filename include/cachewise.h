@@ -318,9 +318,13 @@ struct cw_info {
     /* The per-CPU policy (docs/TUNING.md). tuning: the built-in profile's
      * name ("intel-server", "amd-zen3", "generic", ...) or the path of the
      * tuning file in force; tuning_source: "cpu" (chosen from CPUID vendor,
-     * family and model), "env" (CACHEWISE_TUNING) or "system" (the
-     * system-wide file CW_SYSTEM_TUNING_FILE). profile: the built-in profile
-     * the values start from (a file may name one with "profile = NAME"). */
+     * family and model), "env" (CACHEWISE_TUNING: a profile name, a file,
+     * or a directory of per-CPU files) or "system" (the file of
+     * CW_SYSTEM_TUNING_DIR whose signature matches this CPU, else
+     * CW_SYSTEM_TUNING_FILE). A file measured on another CPU (its "cpu"
+     * line is not cpu_signature, nor "any") is ignored and recorded.
+     * profile: the built-in profile the values start from (a file may name
+     * one with "profile = NAME"). */
     const char *tuning;
     const char *tuning_source;
     const char *profile;
@@ -335,11 +339,29 @@ struct cw_info {
      * implementer code and part number (0 where Linux does not expose MIDR);
      * cache sizes come from sysfs (/sys/devices/system/cpu/cpu0/cache). */
     int asimd, dcpop, dcpodp, sve;
+    /* The L3 the policy's rules use, and why: l3_size as reported where it
+     * is credible, else what the vendor and family imply (a guest may
+     * report a whole socket's L3 with no sharing count, e.g. 508 MiB on a
+     * Zen 5 whose core shares a 32 MiB CCD L3). */
+    size_t l3_policy_size;
+    const char *l3_policy_note;
+    /* CPUID stepping (aarch64: the MIDR revision) */
+    unsigned cpu_stepping;
+    /* This CPU's signature as a tuning file's "cpu = ..." line spells it
+     * (vendor, family, model, stepping, caches as reported, best
+     * implementation): a file measured on another CPU is ignored. */
+    const char *cpu_signature;
 };
 
 /** The system-wide tuning file read when CACHEWISE_TUNING is not set (in a
  *  privileged process: only if root owns it and nobody else may write it). */
 #define CW_SYSTEM_TUNING_FILE "/etc/cachewise.conf"
+/** The system-wide directory of per-CPU tuning files, looked at before
+ *  CW_SYSTEM_TUNING_FILE: the first *.conf file (by name) whose "cpu" line
+ *  is this CPU's signature is taken (`cwbench tune --install` writes one;
+ *  in a privileged process the directory and the file must be root's and
+ *  writable by nobody else). */
+#define CW_SYSTEM_TUNING_DIR "/etc/cachewise.d"
 
 /** Detected features, cache sizes, thresholds in force and configuration
  *  errors. Static storage, valid for the life of the process; the fields

@@ -120,6 +120,7 @@ static void detect_x86(struct cwi_cpu *c)
         cpuid(1, 0, r);
         unsigned base_family = (r[0] >> 8) & 0xf, base_model = (r[0] >> 4) & 0xf;
         c->family = base_family == 0xf ? base_family + ((r[0] >> 20) & 0xff) : base_family;
+        c->stepping = r[0] & 0xf;
         c->model_number = base_family == 6 || base_family == 0xf
                               ? base_model | (((r[0] >> 16) & 0xf) << 4)
                               : base_model;
@@ -369,6 +370,7 @@ static void detect_aarch64(struct cwi_cpu *c)
     unsigned impl = (unsigned)(midr >> 24) & 0xff, part = (unsigned)(midr >> 4) & 0xfff;
     c->family = impl;
     c->model_number = part;
+    c->stepping = (unsigned)midr & 0xf; /* the revision */
     size_t len = 0;
     const char *vendor = NULL;
     for (size_t i = 0; i < sizeof implementers / sizeof implementers[0]; i++)
@@ -408,7 +410,7 @@ static size_t sysconf_size(int name)
 
 void cwi_cpu_detect(struct cwi_cpu *c)
 {
-    *c = (struct cwi_cpu){.threads_sharing_l3 = 1};
+    *c = (struct cwi_cpu){.threads_sharing_l3 = 0};
 #if defined(__x86_64__)
     detect_x86(c);
 #elif defined(__aarch64__) && defined(__linux__)
@@ -428,6 +430,7 @@ void cwi_cpu_detect(struct cwi_cpu *c)
 #endif
     if (c->line == 0)
         c->line = 64;
-    if (c->threads_sharing_l3 == 0)
-        c->threads_sharing_l3 = 1;
+    /* threads_sharing_l3 stays 0 where nothing said: cwi_cache_trust()
+     * (src/policy.c) must know that the sharing is unknown */
+    cwi_cache_trust(c);
 }

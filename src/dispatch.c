@@ -105,7 +105,10 @@ static void init_once(void)
     in->l1d_size = cpu.l1d;
     in->l2_size = cpu.l2;
     in->l3_size = cpu.l3;
+    in->l3_policy_size = cpu.l3_used;
+    in->l3_policy_note = cpu.l3_note;
     in->cache_line = cpu.line;
+    in->cpu_stepping = cpu.stepping;
 
     in->cpu_family = cpu.family;
     in->cpu_model_number = cpu.model_number;
@@ -165,14 +168,15 @@ static void init_once(void)
     publish(best);
 
     if (env_verbose()) {
-        char line[320];
+        char line[512];
         int len = snprintf(line, sizeof line,
                            "cachewise: impl=%s (%s) memcpy_entry=%s nt_threshold=%zu (%s) "
-                           "flush=%s L1d=%zu L2=%zu L3=%zu cpu=%s family %u model %u "
-                           "tuning=%s (%s) profile=%s version=%s\n",
+                           "flush=%s L1d=%zu L2=%zu L3=%zu (policy: %zu, %s) cpu=%s "
+                           "family %u model %u tuning=%s (%s) profile=%s version=%s\n",
                            in->impl, in->impl_source, in->memcpy_entry,
                            in->nt_threshold, in->nt_threshold_source, in->flush_insn,
-                           in->l1d_size, in->l2_size, in->l3_size, in->cpu_vendor,
+                           in->l1d_size, in->l2_size, in->l3_size, in->l3_policy_size,
+                           in->l3_policy_note, in->cpu_vendor,
                            in->cpu_family, in->cpu_model_number, in->tuning,
                            in->tuning_source, in->profile, cw_version());
         if (len > 0)

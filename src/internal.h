@@ -149,13 +149,24 @@ struct cwi_cpu {
     uint32_t features; /* CWI_F_* */
     char vendor[16];
     char model[64];
-    size_t l1d, l2, l3, line;
-    unsigned threads_sharing_l3; /* logical CPUs sharing the L3, >= 1 */
-    /* x86: CPUID display family and model; aarch64: MIDR_EL1 implementer
-     * and part number (0 where the kernel does not expose MIDR) */
-    unsigned family, model_number;
+    size_t l1d, l2, l3, line; /* l3: as the CPU (or sysfs) reports it */
+    /* logical CPUs sharing the L3 (CPUID leaf 4 / 0x8000001D, sysfs);
+     * 0 = nothing says */
+    unsigned threads_sharing_l3;
+    /* x86: CPUID display family, model and stepping; aarch64: MIDR_EL1
+     * implementer, part number and revision (0 where the kernel does not
+     * expose MIDR) */
+    unsigned family, model_number, stepping;
+    /* the L3 the policy's rules use, and why (cwi_cache_trust) */
+    size_t l3_used;
+    const char *l3_note;
 };
+/* Detects everything above, the trusted L3 included. */
 CWI_HIDDEN void cwi_cpu_detect(struct cwi_cpu *out);
+/* Sets c->l3_used and c->l3_note from c->l3, its sharing count and what
+ * the vendor and family imply (src/policy.c): a guest may report a
+ * socket's L3 as if one core shared it. */
+CWI_HIDDEN void cwi_cache_trust(struct cwi_cpu *c);
 #if defined(__x86_64__)
 /* For code that runs before the process is set up (cw_memcpy's IFUNC
  * resolver, src/x86/early.c): no stack protector, whose canary lives in
@@ -197,6 +208,30 @@ CWI_HIDDEN void cwi_config_error(const char *fmt, ...) __attribute__((format(pri
  * *impl_source "file" or "table". Once, from cwi_init. */
 CWI_HIDDEN void cwi_tuning_init(const struct cwi_cpu *c, struct cw_info *in, const char **impl,
                                 const char **impl_source);
+/* ---- Tuning files (src/tuning_file.c) ---- */
+/* The text of the file read last (NUL-terminated). */
+CWI_HIDDEN extern char cwi_tuning_text[8192];
+/* Reads path into cwi_tuning_text. secure: only a regular file owned by
+ * root that nobody else may write, never through a symlink. 0, or -1 with
+ * errno (ENOENT: no file; EISDIR: a directory; EINVAL: not a regular
+ * file; EPERM: refused in secure mode; EFBIG: over 8 KiB). */
+CWI_HIDDEN int cwi_tuning_file_read(const char *path, int secure);
+/* Calls fn for each "key = value" line of cwi_tuning_text ('#' comments
+ * and blank lines skipped); a line without '=' is recorded unless quiet. */
+typedef void (*cwi_line_fn)(const char *key, const char *value, int line, const char *path,
+                            void *ctx);
+CWI_HIDDEN void cwi_tuning_file_lines(const char *path, int quiet, cwi_line_fn fn, void *ctx);
+/* This CPU's signature, as a tuning file's "cpu = ..." line spells it. */
+CWI_HIDDEN void cwi_cpu_signature(const struct cwi_cpu *c, char *buf, size_t cap);
+/* The "cpu" line of cwi_tuning_text against sig (copied to found). */
+enum { CWI_CPU_UNSTATED, CWI_CPU_ANY, CWI_CPU_MATCH, CWI_CPU_OTHER };
+CWI_HIDDEN int cwi_tuning_file_cpu(const char *path, const char *sig, char *found, size_t cap);
+/* Of dir's *.conf files, reads the first by name whose cpu line is sig
+ * into cwi_tuning_text and its path into path. 0, or -1 with errno
+ * (ESRCH: none matches; EPERM: secure mode refuses the directory). */
+CWI_HIDDEN int cwi_tuning_dir_choose(const char *dir, const char *sig, int secure, char *path,
+                                     size_t cap);
+
 /* Rewrites the settings' value texts from cwi_pol and in->impl. */
 CWI_HIDDEN void cwi_tuning_refresh(struct cw_info *in);
 /* Marks setting name as coming from source ("env", "api", ...). */

@@ -3,7 +3,7 @@
  * data (docs/TUNING.md). Computed once at initialisation from a built-in
  * profile chosen by CPUID vendor, family and model (src/policy.c), then a
  * tuning file or profile name (CACHEWISE_TUNING, or the system-wide file),
- * then single CACHEWISE_* variables (src/options.c). The kernels read
+ * then single CACHEWISE_* variables (src/tuning.c). The kernels read
  * cwi_pol; no CPU constant lives in a kernel. Internal, not installed. */
 #ifndef CW_POLICY_H
 #define CW_POLICY_H
@@ -17,6 +17,15 @@ enum cwi_rep_mode {
     CWI_REP_ALIGNED = 1, /* only when source and destination are both 64-byte aligned */
     CWI_REP_ALIGN_DST = 2, /* any alignment: one unaligned vector store, then rep movsb
                             * from the next 64-byte boundary of the destination */
+};
+
+/* How the streaming copies (cw_memcpy_nt, CW_DST_NOREUSE, cw_memcpy at and
+ * above the threshold; never flushcache) move their bytes. */
+enum cwi_stream_method {
+    CWI_STREAM_NT = 0,  /* non-temporal stores for whole lines */
+    CWI_STREAM_REP = 1, /* from stream_rep_min bytes on, one rep movsb with the
+                         * destination aligned: where the CPU's fast strings
+                         * write large copies without allocating (Zen 5) */
 };
 
 /* Software prefetch hint of a streaming loop. */
@@ -53,6 +62,10 @@ struct cwi_policy {
      * ahead (0: no software prefetch), with this hint */
     size_t stream_pf_dist;
     int stream_pf_hint;
+    /* enum cwi_stream_method, and the smallest streaming copy it applies to
+     * (needs ERMS) */
+    int stream_method;
+    size_t stream_rep_min;
     /* CW_SRC_NOREUSE: CWI_SRC_* bits; prefetchnta this far ahead; source
      * lines flushed (clflushopt) this far behind the loads */
     int src_mode;
@@ -64,7 +77,8 @@ struct cwi_policy {
     int flush_pref;
 };
 
-/* The policy in force (src/policy.c). Written during initialisation only. */
+/* The policy in force (src/policy.c). Written during initialisation only
+ * (and by cwbench tune's candidates, through the static library). */
 extern struct cwi_policy cwi_pol __attribute__((visibility("hidden")));
 
 /* A built-in profile: the policy of one CPU family, or a generic rule. */
@@ -79,6 +93,8 @@ struct cwi_profile {
     size_t rep_min, rep_max; /* rep_max 0: up to the streaming threshold */
     size_t stream_pf_dist;
     int stream_pf_hint;
+    int stream_method;
+    size_t stream_rep_min;
     int src_mode;
     size_t src_pf_dist, src_flush_back;
     int persist_small;

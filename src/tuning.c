@@ -26,6 +26,7 @@ static const char *const rep_names[] = {"off", "aligned", "align-dst", NULL};
 static const char *const hint_names[] = {"t0", "t1", "t2", "nta", NULL};
 static const char *const src_names[] = {"none", "prefetchnta", "flush", "both", NULL};
 static const char *const persist_names[] = {"movnti", "clwb", NULL};
+static const char *const stream_names[] = {"nt-stores", "rep-movsb", NULL};
 const char *const cwi_flush_pref_names[] = {"auto",    "clwb",    "clflushopt", "clflush",
                                             "dc-cvap", "dc-cvac", NULL};
 
@@ -48,6 +49,10 @@ static const struct setting_def {
      offsetof(struct cwi_policy, stream_pf_dist), NULL, (size_t)1 << 20},
     {"stream_prefetch_hint", "CACHEWISE_STREAM_PREFETCH_HINT", K_ENUM,
      offsetof(struct cwi_policy, stream_pf_hint), hint_names, 0},
+    {"stream_method", "CACHEWISE_STREAM_METHOD", K_ENUM,
+     offsetof(struct cwi_policy, stream_method), stream_names, 0},
+    {"stream_rep_min", "CACHEWISE_STREAM_REP_MIN", K_SIZE,
+     offsetof(struct cwi_policy, stream_rep_min), NULL, SIZE_MAX},
     {"src_noreuse", "CACHEWISE_SRC_NOREUSE", K_ENUM, offsetof(struct cwi_policy, src_mode),
      src_names, 0},
     {"src_noreuse_prefetch", "CACHEWISE_SRC_NOREUSE_PREFETCH", K_SIZE,
@@ -64,7 +69,8 @@ static const struct setting_def {
 static struct cw_setting g_settings[N_SETTINGS];
 static char g_impl[CW_SETTING_VALUE_LEN];     /* the impl setting ("" = best runnable) */
 static char g_tuning[CW_INFO_ERROR_LEN];      /* profile name or file path */
-static char g_file[8192];                     /* the tuning file's text */
+static char g_path[CW_INFO_ERROR_LEN];        /* a file chosen from a directory */
+static char g_signature[160];                 /* this CPU's, for tuning files */
 
 /* The other variables the library and the shim read, for the check that
  * warns about misspelled names. */
@@ -157,92 +163,14 @@ static const struct setting_def *find_def(const char *name)
     return NULL;
 }
 
-/* ---- the tuning file ----------------------------------------------------- */
-
-/* Reads path into g_file. secure: only a regular file owned by root that
- * nobody else may write, never through a symlink. 0, or -1 with errno
- * (ENOENT when there is no file, EPERM when secure mode refuses it). */
-static int read_file(const char *path, int secure)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (secure ? O_NOFOLLOW : 0));
-    if (fd < 0)
-        return -1;
-    struct stat st;
-    int e = 0;
-    if (fstat(fd, &st) != 0)
-        e = errno;
-    else if (!S_ISREG(st.st_mode))
-        e = EINVAL; /* a directory, a FIFO (opened O_NONBLOCK: never waits) */
-    else if (secure && (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0))
-        e = EPERM;
-    if (e != 0) {
-        close(fd);
-        errno = e;
-        return -1;
-    }
-    size_t len = 0;
-    for (;;) {
-        ssize_t got = read(fd, g_file + len, sizeof g_file - 1 - len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        len += (size_t)got;
-        if (len == sizeof g_file - 1) {
-            close(fd);
-            errno = EFBIG;
-            return -1;
-        }
-    }
-    close(fd);
-    g_file[len] = '\0';
-    return 0;
-}
-
-/* Calls fn(key, value, line number) for each "key = value" line of g_file
- * (comments from '#', blank lines skipped); a line without '=' is reported. */
-static void each_line(const char *path, void (*fn)(const char *, const char *, int, const char *))
-{
-    int line = 0;
-    for (char *p = g_file; *p != '\0';) {
-        char *end = p;
-        while (*end != '\0' && *end != '\n')
-            end++;
-        char *next = *end != '\0' ? end + 1 : end;
-        line++;
-        char buf[256]; /* longer lines are cut: no setting needs that much */
-        copy_str(buf, sizeof buf, p, (size_t)(end - p));
-        char *hash = strchr(buf, '#');
-        if (hash != NULL)
-            *hash = '\0';
-        char *k = buf;
-        while (*k == ' ' || *k == '\t' || *k == '\r')
-            k++;
-        size_t klen = strlen(k);
-        while (klen > 0 && (k[klen - 1] == ' ' || k[klen - 1] == '\t' || k[klen - 1] == '\r'))
-            k[--klen] = '\0';
-        if (klen != 0) {
-            char *eq = strchr(k, '=');
-            if (eq == NULL) {
-                cwi_config_error("%.80s:%d: expected \"key = value\"", path, line);
-            } else {
-                char *v = eq + 1, *ke = eq;
-                while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
-                    ke--;
-                *ke = '\0';
-                while (*v == ' ' || *v == '\t')
-                    v++;
-                fn(k, v, line, path);
-            }
-        }
-        p = next;
-    }
-}
+/* ---- the tuning file's lines (read by src/tuning_file.c) ---------------- */
 
 static const struct cwi_profile *g_base; /* the profile a file names */
 
-static void find_profile_line(const char *key, const char *value, int line, const char *path)
+static void find_profile_line(const char *key, const char *value, int line, const char *path,
+                              void *ctx)
 {
+    (void)ctx;
     if (strcmp(key, "profile") != 0)
         return;
     const struct cwi_profile *r = cwi_profile_find(value);
@@ -253,9 +181,11 @@ static void find_profile_line(const char *key, const char *value, int line, cons
         g_base = r;
 }
 
-static void apply_file_line(const char *key, const char *value, int line, const char *path)
+static void apply_file_line(const char *key, const char *value, int line, const char *path,
+                            void *ctx)
 {
-    if (strcmp(key, "profile") == 0)
+    (void)ctx;
+    if (strcmp(key, "profile") == 0 || strcmp(key, "cpu") == 0)
         return;
     const struct setting_def *d = find_def(key);
     char why[96];
@@ -298,58 +228,112 @@ static void sanitize(const struct cwi_cpu *c)
                              rep_names[cwi_pol.rep_mode]);
         cwi_pol.rep_mode = CWI_REP_OFF;
     }
+    if (cwi_pol.stream_method == CWI_STREAM_REP && !(c->features & CWI_F_ERMS)) {
+        if (strcmp(g_settings[find_def("stream_method") - defs].source, "table") != 0)
+            cwi_config_error("stream_method=rep-movsb: this CPU has no ERMS (fast rep movsb); "
+                             "nt-stores");
+        cwi_pol.stream_method = CWI_STREAM_NT;
+    }
     if ((cwi_pol.src_mode & CWI_SRC_FLUSH) && !(c->features & CWI_F_CLFLUSHOPT)) {
         /* clflush instead would be ordered against every store */
         cwi_pol.src_mode = CWI_SRC_PREFETCHNTA;
     }
 }
 
+/* The profile names for a message: "intel-server, amd-zen3, ..." */
+static void profile_list(char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; cwi_profile_names[i] != NULL && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ", " : "",
+                                cwi_profile_names[i]);
+}
+
+static const char *read_error(int e)
+{
+    return e == EPERM   ? "not owned by root or writable by others"
+           : e == EINVAL ? "not a regular file"
+                         : strerrordesc_np(e);
+}
+
+/* A file whose "cpu" line names another CPU is not applied. 1: use it. */
+static int signature_fits(const char *path)
+{
+    char found[160];
+    if (cwi_tuning_file_cpu(path, g_signature, found, sizeof found) != CWI_CPU_OTHER)
+        return 1;
+    cwi_config_error("%.50s: measured on another CPU, ignored (cpu = %.72s)", path, found);
+    return 0;
+}
+
+/* The tuning file in force, read into cwi_tuning_text: CACHEWISE_TUNING's
+ * file, or the matching file of its directory; without the variable, the
+ * matching file of CW_SYSTEM_TUNING_DIR, else CW_SYSTEM_TUNING_FILE; its
+ * source ("env", "system") in *source. NULL: none (where CACHEWISE_TUNING
+ * names a profile, *r is that profile and in->tuning says so). */
+static const char *choose_file(const char *env, int secure, const struct cwi_profile **r,
+                               struct cw_info *in, const char **source)
+{
+    *source = "env";
+    if (env != NULL && env[0] != '\0') {
+        if (strchr(env, '/') == NULL) {
+            if (cwi_profile_find(env) != NULL) {
+                *r = cwi_profile_find(env);
+                in->tuning = (*r)->name;
+                in->tuning_source = "env";
+            } else {
+                char names[200];
+                profile_list(names, sizeof names);
+                cwi_config_error("CACHEWISE_TUNING=\"%.60s\": no such profile (%s) and not "
+                                 "a path (a file is named with a '/': ./FILE)", env, names);
+            }
+            return NULL;
+        }
+        if (cwi_tuning_file_read(env, 0) == 0)
+            return signature_fits(env) ? env : NULL;
+        if (errno != EISDIR) {
+            cwi_config_error("CACHEWISE_TUNING=\"%.60s\": %s; ignored", env, read_error(errno));
+            return NULL;
+        }
+        if (cwi_tuning_dir_choose(env, g_signature, 0, g_path, sizeof g_path) == 0)
+            return g_path;
+        cwi_config_error("CACHEWISE_TUNING=\"%.60s\": %s; ignored", env,
+                         errno == ESRCH ? "no *.conf file there was measured on this CPU"
+                                        : read_error(errno));
+        return NULL;
+    }
+    *source = "system";
+    if (cwi_tuning_dir_choose(CW_SYSTEM_TUNING_DIR, g_signature, secure, g_path,
+                              sizeof g_path) == 0)
+        return g_path;
+    if (errno != ENOENT && errno != ESRCH)
+        cwi_config_error("%s: %s; ignored", CW_SYSTEM_TUNING_DIR, read_error(errno));
+    if (cwi_tuning_file_read(CW_SYSTEM_TUNING_FILE, secure) == 0)
+        return signature_fits(CW_SYSTEM_TUNING_FILE) ? CW_SYSTEM_TUNING_FILE : NULL;
+    if (errno != ENOENT)
+        cwi_config_error("%s: %s; ignored", CW_SYSTEM_TUNING_FILE, read_error(errno));
+    return NULL;
+}
+
 void cwi_tuning_init(const struct cwi_cpu *c, struct cw_info *in, const char **impl,
                      const char **impl_source)
 {
     const struct cwi_profile *r = cwi_profile_for_cpu(c);
-    const char *file = NULL;
     in->tuning_source = "cpu";
     in->tuning = r->name;
+    cwi_cpu_signature(c, g_signature, sizeof g_signature);
+    in->cpu_signature = g_signature;
 
-    const char *env = cwi_getenv("CACHEWISE_TUNING");
-    if (env != NULL && env[0] != '\0') {
-        if (strchr(env, '/') != NULL) {
-            file = env;
-        } else if (cwi_profile_find(env) != NULL) {
-            r = cwi_profile_find(env);
-            in->tuning = r->name;
-            in->tuning_source = "env";
-        } else {
-            cwi_config_error("CACHEWISE_TUNING=\"%.60s\": no such profile (intel-server, "
-                             "amd-zen3, amd-zen4, generic-intel, generic-amd, generic) and not "
-                             "a path", env);
-        }
-    }
-    int secure = cwi_secure_mode();
-    if (file == NULL && (env == NULL || env[0] == '\0')) {
-        if (read_file(CW_SYSTEM_TUNING_FILE, secure) == 0) {
-            file = CW_SYSTEM_TUNING_FILE;
-            in->tuning_source = "system";
-        } else if (errno != ENOENT) {
-            cwi_config_error("%s: %s; ignored", CW_SYSTEM_TUNING_FILE,
-                             errno == EPERM ? "not owned by root or writable by others"
-                                            : strerrordesc_np(errno));
-        }
-    } else if (file != NULL) {
-        if (read_file(file, 0) != 0) {
-            cwi_config_error("CACHEWISE_TUNING=\"%.60s\": %s; ignored", file,
-                             errno == EINVAL ? "not a regular file" : strerrordesc_np(errno));
-            file = NULL;
-        } else {
-            in->tuning_source = "env";
-        }
-    }
+    const char *source;
+    const char *file = choose_file(cwi_getenv("CACHEWISE_TUNING"), cwi_secure_mode(), &r, in,
+                                   &source);
     if (file != NULL) {
         copy_str(g_tuning, sizeof g_tuning, file, SIZE_MAX);
         in->tuning = g_tuning;
+        in->tuning_source = source;
         g_base = NULL;
-        each_line(file, find_profile_line);
+        cwi_tuning_file_lines(file, 0, find_profile_line, NULL);
         if (g_base != NULL)
             r = g_base;
     }
@@ -365,7 +349,7 @@ void cwi_tuning_init(const struct cwi_cpu *c, struct cw_info *in, const char **i
         format_value(&defs[i], &cwi_pol, g_settings[i].table_value, CW_SETTING_VALUE_LEN);
     }
     if (file != NULL)
-        each_line(file, apply_file_line);
+        cwi_tuning_file_lines(file, 0, apply_file_line, NULL);
     for (size_t i = 0; i < N_SETTINGS; i++) {
         if (defs[i].kind == K_IMPL)
             continue; /* CACHEWISE_IMPL: the dispatcher reads and checks it */

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The per-CPU policy (issue 13): every built-in profile forced by name runs
+# The per-CPU policy: every built-in profile forced by name runs
 # the differential and fault suites on this CPU (one test per row and
 # suite), policy corners no profile reaches are forced setting by setting,
 # and tuning files and names are loaded, reported and refused
@@ -7,7 +7,7 @@
 # the generic row has no policy-dependent code
 set(CW_POLICY_IMPLS ${CW_TEST_IMPLS})
 list(REMOVE_ITEM CW_POLICY_IMPLS generic)
-set(CW_PROFILES intel-server amd-zen3 amd-zen4 generic-intel generic-amd generic-aarch64 generic)
+set(CW_PROFILES intel-server amd-zen3 amd-zen4 amd-zen5 generic-intel generic-amd generic-aarch64 generic)
 foreach(p IN LISTS CW_PROFILES)
   add_test(NAME profile.${p}.copy COMMAND test_copy)
   add_test(NAME profile.${p}.memmove COMMAND test_memmove)
@@ -19,7 +19,7 @@ foreach(p IN LISTS CW_PROFILES)
     LABELS "profile" TIMEOUT 600)
 endforeach()
 # The rows whose rules differ most, under every implementation's ladder.
-foreach(p intel-server amd-zen3)
+foreach(p intel-server amd-zen3 amd-zen5)
   foreach(impl IN LISTS CW_POLICY_IMPLS)
     add_test(NAME profile.${p}.copy.${impl} COMMAND test_copy)
     set_tests_properties(profile.${p}.copy.${impl} PROPERTIES
@@ -31,13 +31,16 @@ endforeach()
 # Corners: rep movsb at every size past the ladder (either alignment rule),
 # each prefetch hint at short and long distances, each CW_SRC_NOREUSE mode
 # and both small-persist rules, with the streaming threshold low enough
-# that cw_memcpy streams from 4 KiB.
+# that cw_memcpy streams from 4 KiB; streaming copies made by rep movsb
+# from their smallest size and from just above it.
 # ("|" separates the variables of one corner: ";" would split the list.)
 set(CW_CORNERS
   "CACHEWISE_REP_MOVSB=align-dst|CACHEWISE_REP_MOVSB_MIN=0|CACHEWISE_REP_MOVSB_MAX=1G|CACHEWISE_SRC_NOREUSE=none|CACHEWISE_PERSIST_SMALL=movnti"
   "CACHEWISE_REP_MOVSB=aligned|CACHEWISE_REP_MOVSB_MIN=0|CACHEWISE_REP_MOVSB_MAX=1G|CACHEWISE_STREAM_PREFETCH=64|CACHEWISE_STREAM_PREFETCH_HINT=nta|CACHEWISE_SRC_NOREUSE=prefetchnta|CACHEWISE_PERSIST_SMALL=clwb"
   "CACHEWISE_STREAM_PREFETCH=1M|CACHEWISE_STREAM_PREFETCH_HINT=t1|CACHEWISE_SRC_NOREUSE=both|CACHEWISE_SRC_NOREUSE_PREFETCH=1M|CACHEWISE_SRC_NOREUSE_FLUSH_BEHIND=0|CACHEWISE_NT_THRESHOLD=4K"
-  "CACHEWISE_STREAM_PREFETCH=4K|CACHEWISE_STREAM_PREFETCH_HINT=t2|CACHEWISE_SRC_NOREUSE=flush|CACHEWISE_SRC_NOREUSE_FLUSH_BEHIND=1M|CACHEWISE_PERSIST_SMALL=clwb|CACHEWISE_NT_THRESHOLD=4K")
+  "CACHEWISE_STREAM_PREFETCH=4K|CACHEWISE_STREAM_PREFETCH_HINT=t2|CACHEWISE_SRC_NOREUSE=flush|CACHEWISE_SRC_NOREUSE_FLUSH_BEHIND=1M|CACHEWISE_PERSIST_SMALL=clwb|CACHEWISE_NT_THRESHOLD=4K"
+  "CACHEWISE_STREAM_METHOD=rep-movsb|CACHEWISE_STREAM_REP_MIN=0|CACHEWISE_NT_THRESHOLD=4K|CACHEWISE_SRC_NOREUSE=both"
+  "CACHEWISE_STREAM_METHOD=rep-movsb|CACHEWISE_STREAM_REP_MIN=300|CACHEWISE_REP_MOVSB=align-dst|CACHEWISE_REP_MOVSB_MIN=0|CACHEWISE_REP_MOVSB_MAX=1G")
 set(i 0)
 foreach(corner IN LISTS CW_CORNERS)
   string(REPLACE "|" ";" env "${corner}")

@@ -35,6 +35,7 @@ struct cwb_opts {
     const char *file;       /* dist FILE */
     const char *ab_a, *ab_b;
     const char *output;     /* tune --output FILE */
+    const char *install_dir; /* tune --install (CW_SYSTEM_TUNING_DIR) or --install-dir DIR */
 };
 
 /* Source:destination offset pairs (sweep --align, --src-off x --dst-off). */

@@ -19,10 +19,12 @@ int cwb_cmd_info(int argc, char **argv)
     }
     const struct cw_info *in = cw_get_info();
     printf("cachewise %s\n", cw_version());
-    printf("cpu: %s (%s family %u model %u)\n", in->cpu_model, in->cpu_vendor, in->cpu_family,
-           in->cpu_model_number);
+    printf("cpu: %s (%s family %u model %u stepping %u)\n", in->cpu_model, in->cpu_vendor,
+           in->cpu_family, in->cpu_model_number, in->cpu_stepping);
     printf("caches: L1d %zu, L2 %zu, L3 %zu bytes, line %zu\n", in->l1d_size, in->l2_size,
            in->l3_size, in->cache_line);
+    printf("L3 the policy uses: %zu bytes (%s)\n", in->l3_policy_size, in->l3_policy_note);
+    printf("signature (a tuning file's \"cpu\" line): %s\n", in->cpu_signature);
     printf("implementation: %s (%s), memcpy entry %s, flush %s\n", in->impl, in->impl_source,
            in->memcpy_entry, in->flush_insn);
     printf("tuning: %s (%s), profile %s\n\n", in->tuning, in->tuning_source, in->profile);

@@ -71,11 +71,13 @@ double cwb_timer_tick(void)
     return tick;
 }
 
+/* The L3 the library's policy trusts, not a socket's worth a guest may
+ * report: victims and pools sized from it measure what one core sees. */
 size_t cwb_llc_bytes(void)
 {
     const struct cw_info *in = cw_get_info();
-    if (in->l3_size != 0)
-        return in->l3_size;
+    if (in->l3_policy_size != 0)
+        return in->l3_policy_size;
     if (in->l2_size != 0)
         return in->l2_size;
     return (size_t)32 << 20;
@@ -274,6 +276,9 @@ void cwb_print_machine(FILE *f)
     fprintf(f, "  caches       L1d %s, L2 %s, L3 %s (whole L3, shared), line %zu B\n",
             cwb_fmt_size(in->l1d_size, a, sizeof a), cwb_fmt_size(in->l2_size, b, sizeof b),
             cwb_fmt_size(in->l3_size, c, sizeof c), in->cache_line);
+    if (in->l3_policy_size != in->l3_size)
+        fprintf(f, "  L3 used      %s: %s\n", cwb_fmt_size(in->l3_policy_size, a, sizeof a),
+                in->l3_policy_note);
     fprintf(f, "  kernel       %s\n", kern);
     fprintf(f, "  libc         glibc %s\n", gnu_get_libc_version());
     fprintf(f, "  compiler     %s (\"%s\"), flags %s\n", CWB_COMPILER_ID, __VERSION__,
@@ -328,6 +333,10 @@ void cwb_machine_meta(struct cwb_results *r)
     cwb_results_meta(r, "features", buf);
     snprintf(buf, sizeof buf, "%zu %zu %zu", in->l1d_size, in->l2_size, in->l3_size);
     cwb_results_meta(r, "caches_l1d_l2_l3", buf);
+    snprintf(buf, sizeof buf, "%zu", in->l3_policy_size);
+    cwb_results_meta(r, "l3_policy", buf);
+    cwb_results_meta(r, "l3_policy_note", in->l3_policy_note);
+    cwb_results_meta(r, "cpu_signature", in->cpu_signature);
     kernel(buf, sizeof buf);
     cwb_results_meta(r, "kernel", buf);
     cwb_results_meta(r, "libc", gnu_get_libc_version());

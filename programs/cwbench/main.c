@@ -51,7 +51,8 @@ static const char help[] =
     "               [--a-off S:D] [--b-off S:D] [--calls N] [common]\n"
     "                A may equal B when offsets differ; --calls: random state only\n"
     "  cwbench compare A.json B.json [--alpha X]\n"
-    "  cwbench tune [--output FILE] [--quick] [--samples N] [--seed N] [--pin CPU]\n"
+    "  cwbench tune [--output FILE] [--install | --install-dir DIR] [--quick] [--samples N]\n"
+    "               [--seed N] [--pin CPU]\n"
     "               measure this CPU's copy policy and write a tuning file (docs/TUNING.md)\n"
     "  cwbench info                           the copy policy in force: every setting, its\n"
     "                                         value, the profile's value, its source\n"
@@ -171,7 +172,8 @@ static int add_sizes(struct cwb_opts *o, const char *opt, const char *list)
 static const struct { const char *name; int value; int modes; } options[] = {
     {"--quick", 0, M_ALL | M_TUNE}, {"--samples", 1, M_ALL | M_TUNE},
     {"--seed", 1, M_ALL | M_TUNE},  {"--pin", 1, M_ALL | M_TUNE},
-    {"--output", 1, M_TUNE},    {"--json", 1, M_ALL},        {"--csv", 1, M_ALL},
+    {"--output", 1, M_TUNE},    {"--install", 0, M_TUNE},    {"--install-dir", 1, M_TUNE},
+    {"--json", 1, M_ALL},        {"--csv", 1, M_ALL},
     {"--plot", 1, M_ALL},       {"--routines", 1, M_REPORT | M_SWEEP | M_DIST | M_POLL},
     {"--sizes", 1, M_SWEEP},    {"--max-size", 1, M_SWEEP},  {"--align", 1, M_SWEEP},
     {"--states", 1, M_SWEEP},   {"--size", 1, M_POLL | M_AB},  {"--impl", 1, M_ALL},
@@ -216,6 +218,11 @@ static int apply(struct cwb_opts *o, int mode, const char *name, const char *val
     } else if (strcmp(name, "--output") == 0) {
         o->output = val;
         return check_output(name, val);
+    } else if (strcmp(name, "--install") == 0) {
+        if (o->install_dir == NULL)
+            o->install_dir = CW_SYSTEM_TUNING_DIR;
+    } else if (strcmp(name, "--install-dir") == 0) {
+        o->install_dir = val;
     } else if (strcmp(name, "--csv") == 0) {
         o->csv = val;
         return check_output(name, val);
@@ -448,7 +455,8 @@ int main(int argc, char **argv)
     case M_POLL: return cwb_cmd_pollution(&o);
     case M_AB: return cwb_cmd_ab(&o);
     case M_TUNE: {
-        struct tune_opts t = {o.quick, o.quick ? (size_t)4 << 20 : (size_t)64 << 20, o.output};
+        struct tune_opts t = {o.quick, o.quick ? (size_t)4 << 20 : (size_t)64 << 20, o.output,
+                              o.install_dir};
         return cwb_cmd_tune(&t, &o);
     }
     default: return cwb_cmd_report(&o);

@@ -347,6 +347,84 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
 
 #endif
 
+#ifdef TUNE_X86
+/* 6. How streaming copies move their bytes: streaming stores, or rep movsb
+ * from the smallest size (cold) where rep movsb is significantly faster at
+ * that size and every larger one measured, and evicts no more of a
+ * quarter-L2 victim than the streaming stores do (+0.05). */
+static int tune_stream_method(struct cwb_engine *e, const struct tune_opts *t, struct found *f,
+                              const struct cwi_cpu *cpu)
+{
+    static const size_t full[] = {4 * MiB, 16 * MiB, 64 * MiB};
+    static const size_t quick[] = {1 * MiB, 4 * MiB};
+    const size_t *sizes = t->quick ? quick : full;
+    size_t ns = t->quick ? 2 : 3;
+    f->pol.stream_method = CWI_STREAM_NT;
+    if (!(cpu->features & CWI_F_ERMS)) {
+        snprintf(f->why[5], sizeof f->why[5], "this CPU has no ERMS");
+        return 0;
+    }
+    struct cwi_policy nt = f->pol, rep = f->pol;
+    rep.stream_method = CWI_STREAM_REP;
+    rep.stream_rep_min = 0;
+    struct cand c[2];
+    cand_set(&c[0], "streaming stores", op_stream, &nt);
+    cand_set(&c[1], "rep movsb", op_stream, &rep);
+    double ratio[4];
+    int win[4], lose[4];
+    for (size_t i = 0; i < ns; i++) {
+        struct cwb_spec sp;
+        memset(&sp, 0, sizeof sp);
+        sp.state = CWB_COLD;
+        sp.size = sizes[i];
+        struct cell cl;
+        say("streaming method", i + 1, ns + 1);
+        if (measure_cell(e, &sp, c, 2, &cl) != 0)
+            return -1;
+        ratio[i] = cl.vs0[1].ratio;
+        win[i] = cl.vs0[1].significant && ratio[i] >= 1.02;
+        lose[i] = cl.vs0[1].significant && ratio[i] < 0.98;
+    }
+    size_t pick = ns;
+    for (size_t i = ns; i-- > 0;) {
+        if (lose[i] || !win[i])
+            break;
+        pick = i;
+    }
+    char b[32], b2[32];
+    size_t len = (size_t)snprintf(f->why[5], sizeof f->why[5], "rep movsb/streaming stores cold:");
+    for (size_t i = 0; i < ns && len < sizeof f->why[5]; i++)
+        len += (size_t)snprintf(f->why[5] + len, sizeof f->why[5] - len, " %s %.2f",
+                                sz(sizes[i], b), ratio[i]);
+    if (pick == ns)
+        return 0;
+    /* what each leaves of an L2 victim after a copy of the chosen size */
+    size_t vbytes = cpu->l2 != 0 ? cpu->l2 / 4 : 256 * KiB, n = sizes[pick];
+    struct tune_victim v;
+    unsigned char *src = cwb_alloc_huge(n), *dst = cwb_alloc_huge(n);
+    uint64_t rng = 11;
+    if (src == NULL || dst == NULL || tune_victim_make(&v, vbytes, &rng) != 0)
+        return -1;
+    say("streaming method", ns + 1, ns + 1);
+    int reps = t->quick ? 3 : 9;
+    double ev_nt = tune_evicted(&v, &c[0].rt, dst, src, n, reps, 0);
+    double ev_rep = tune_evicted(&v, &c[1].rt, dst, src, n, reps, 0);
+    cwb_free_huge(src, n);
+    cwb_free_huge(dst, n);
+    cwb_free_huge(v.base, vbytes);
+    int keeps = ev_rep <= ev_nt + 0.05;
+    if (keeps) {
+        f->pol.stream_method = CWI_STREAM_REP;
+        f->pol.stream_rep_min = n;
+    }
+    if (len < sizeof f->why[5])
+        snprintf(f->why[5] + len, sizeof f->why[5] - len, "; evicted of a %s victim after %s: "
+                 "rep movsb %.3f, streaming stores %.3f%s", sz(vbytes, b), sz(n, b2), ev_rep,
+                 ev_nt, keeps ? "" : " (rep movsb evicts more: kept streaming stores)");
+    return 0;
+}
+#endif
+
 #ifdef TUNE_PREFETCH
 /* ---- 4. CW_SRC_NOREUSE: speed, and what an L2-resident victim loses ------ */
 
@@ -460,8 +538,10 @@ static void keep_unmeasured(struct found *f)
         {3, 1, "its kernels have no source prefetch or flush; the profile's values kept"},
         {4, 0, "its choice is between x86 instructions (movnti, clwb); the profile's value "
                "kept"},
+        {5, 0, "rep movsb is an x86 instruction; streaming stores"},
     };
     f->pol.rep_mode = CWI_REP_OFF;
+    f->pol.stream_method = CWI_STREAM_NT;
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
 #ifdef TUNE_PREFETCH
         if (kept[i].prefetch)
@@ -485,8 +565,9 @@ static const char *src_name(int m)
     return n[m & 3];
 }
 
-/* The policy as "key value" pairs in the tuning file's spelling. */
-static void policy_rows(const struct cwi_policy *p, char v[10][32])
+/* The policy as "key value" pairs in the tuning file's spelling, in the
+ * order of tune_keys. */
+static void policy_rows(const struct cwi_policy *p, char v[TUNE_N_KEYS][32])
 {
     char b[32];
 #define SZ(i, x) snprintf(v[i], 32, "%s", tune_size_text((x), b))
@@ -496,10 +577,12 @@ static void policy_rows(const struct cwi_policy *p, char v[10][32])
     SZ(3, p->rep_max);
     SZ(4, p->stream_pf_dist);
     snprintf(v[5], 32, "%s", hint_name[p->stream_pf_hint & 3]);
-    snprintf(v[6], 32, "%s", src_name(p->src_mode));
-    SZ(7, p->src_pf_dist);
-    SZ(8, p->src_flush_back);
-    snprintf(v[9], 32, "%s", p->persist_small == CWI_PERSIST_CLWB ? "clwb" : "movnti");
+    snprintf(v[6], 32, "%s", p->stream_method == CWI_STREAM_REP ? "rep-movsb" : "nt-stores");
+    SZ(7, p->stream_rep_min);
+    snprintf(v[8], 32, "%s", src_name(p->src_mode));
+    SZ(9, p->src_pf_dist);
+    SZ(10, p->src_flush_back);
+    snprintf(v[11], 32, "%s", p->persist_small == CWI_PERSIST_CLWB ? "clwb" : "movnti");
 #undef SZ
 }
 
@@ -533,6 +616,7 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
 #if defined(TUNE_X86)
     if (tune_prefetch(&e, t, &f) != 0 || tune_threshold(&e, t, &f) != 0 ||
         tune_rep(&e, t, &f, (cpu.features & CWI_F_ERMS) != 0) != 0 ||
+        tune_stream_method(&e, t, &f, &cpu) != 0 ||
         tune_src_noreuse(&e, t, &f, &cpu) != 0 || tune_persist(&e, &f, &cpu) != 0) {
 #elif defined(TUNE_PREFETCH)
     keep_unmeasured(&f);
@@ -550,17 +634,18 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
     if (rc != 0)
         return rc;
 
-    char vf[10][32], vb[10][32];
+    char vf[TUNE_N_KEYS][32], vb[TUNE_N_KEYS][32];
     policy_rows(&f.pol, vf);
     policy_rows(&builtin, vb);
     printf("\n%-26s %-14s %-14s %s\n", "setting", "measured", row->name, "");
-    for (int k = 0; k < 10; k++)
+    for (int k = 0; k < TUNE_N_KEYS; k++)
         printf("%-26s %-14s %-14s %s\n", tune_keys[k], vf[k], vb[k],
                strcmp(vf[k], vb[k]) == 0 ? "" : "differs");
     printf("\nevidence (each line: the candidates interleaved in one run, medians):\n");
-    static const char *const what[5] = {"streaming prefetch", "streaming threshold",
-                                        "rep movsb", "CW_SRC_NOREUSE", "small persists"};
-    for (int k = 0; k < 5; k++)
+    static const char *const what[6] = {"streaming prefetch", "streaming threshold",
+                                        "rep movsb",          "CW_SRC_NOREUSE",
+                                        "small persists",     "streaming method"};
+    for (int k = 0; k < 6; k++)
         if (f.why[k][0] != '\0')
             printf("  %s: %s\n", what[k], f.why[k]);
     if (cwb_emulated(NULL))
@@ -569,9 +654,12 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
     if (t->output != NULL) {
         if (tune_write_file(t->output, vf, f.why, in->profile, in) != 0)
             rc = 1;
-        else
-            printf("\ntuning written to %s (load it with CACHEWISE_TUNING=%s)\n", t->output,
-                   t->output);
+    }
+    if (t->install != NULL) {
+        char path[4200];
+        if (tune_install_path(t->install, in, path, sizeof path) != 0 ||
+            tune_write_file(path, vf, f.why, in->profile, in) != 0)
+            rc = 1;
     }
     printf("total time %.1f s\n", cwb_now() - t_start);
     return rc;

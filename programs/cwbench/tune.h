@@ -14,6 +14,7 @@ struct tune_opts {
     int quick;
     size_t big;          /* the DRAM-sized copy of the prefetch decision */
     const char *output;  /* --output FILE, or NULL */
+    const char *install; /* --install(-dir): the directory of per-CPU files, or NULL */
 };
 
 /* Measures every decision of the policy, prints it beside the built-in
@@ -25,10 +26,13 @@ const char *tune_size_text(size_t v, char buf[32]);
 
 /* The tuning file (tune_file.c): its settings in order, and the writer:
  * v[k] the value of tune_keys[k] as the file spells it, why[] the evidence
- * lines (tune.c's decisions 0..4; "" for none), base the profile it builds
+ * lines (tune.c's decisions 0..5; "" for none), base the profile it builds
  * on. 0, or -1 after the message. */
-#define TUNE_N_KEYS 10
+#define TUNE_N_KEYS 12
 extern const char *const tune_keys[TUNE_N_KEYS];
+/* The path `tune --install` writes in dir for this CPU (dir created if
+ * missing). 0, or -1 after the message. */
+int tune_install_path(const char *dir, const struct cw_info *in, char *path, size_t cap);
 int tune_write_file(const char *path, char v[TUNE_N_KEYS][32], char why[][480], const char *base,
                     const struct cw_info *in);
 

@@ -489,19 +489,39 @@ CWL_KERNEL void *cwl_k_copy_srcnta(void *restrict dst, const void *restrict src,
     return dst;
 }
 
+/* A streaming copy of n bytes made by rep movsb: the policy's method
+ * where the CPU's fast strings write large copies without allocating in the
+ * caches (on Zen 5 from 16 MiB: 1.05-1.08x the streaming loops, and less of
+ * an L2 victim evicted at 64 MiB). Sanitized at init: never without ERMS. */
+CWL_INLINE int cwl_stream_by_rep(size_t n)
+{
+    return cwi_pol.stream_method == CWI_STREAM_REP && n >= cwi_pol.stream_rep_min;
+}
+
 CWL_KERNEL void *cwl_k_copy_nt(void *restrict dst, const void *restrict src, size_t n)
 {
     if (n < CWL_NT_MIN)
         return cwl_k_copy(dst, src, n);
+    if (cwl_stream_by_rep(n)) {
+        cwl_rep_movsb_align_dst(dst, src, n);
+        return dst;
+    }
     struct cwl_src pf = cwl_src_plain();
     cwl_stream(dst, src, n, &pf, CWL_TEMPORAL);
     return dst;
 }
 
+/* CW_SRC_NOREUSE too: where rep movsb is the streaming method it also
+ * keeps the source out (Zen 5, 64 MiB: 0.13 of an L2 victim evicted
+ * against 0.74 for the streaming loop with no source hint). */
 CWL_KERNEL void *cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict src, size_t n)
 {
     if (n < CWL_NT_MIN)
         return cwl_k_copy(dst, src, n);
+    if (cwl_stream_by_rep(n)) {
+        cwl_rep_movsb_align_dst(dst, src, n);
+        return dst;
+    }
     struct cwl_src pf = cwl_src_noreuse();
     cwl_stream(dst, src, n, &pf, CWL_TEMPORAL);
     return dst;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Tuning files and profile names (issue 13): cwbench tune writes a file the
+# Tuning files and profile names: cwbench tune writes a file the
 # library loads (the round trip: every value comes back, with source
 # "file"); names, files and single variables override in that order; bad
 # names, paths, lines and values are recorded, printed with
@@ -41,12 +41,58 @@ grep -q '^configuration errors (ignored): 0$' <<<"$got" || bad "the tuner's file
 n=0
 while IFS='=' read -r k v; do
     k=$(echo $k) v=$(echo $v)
-    [ "$k" = profile ] && continue
+    [ "$k" = profile ] || [ "$k" = cpu ] && continue
     n=$((n + 1))
     [ "$(val "$k" "$got")" = "$v" ] || bad "round trip: $k = '$(val "$k" "$got")', file says '$v'"
     [ "$(src "$k" "$got")" = file ] || bad "round trip: $k source '$(src "$k" "$got")', want file"
 done < <(grep -v '^#' "$work/t.conf" | grep '=')
-[ $n -ge 10 ] || bad "the tuner's file has only $n settings"
+[ $n -ge 12 ] || bad "the tuner's file has only $n settings"
+sig=$(sed -n 's/^signature (a tuning file.s "cpu" line): //p' <<<"$base")
+[ -n "$sig" ] || bad "cwbench info names no signature"
+grep -qxF "cpu = $sig" "$work/t.conf" || bad "the tuner's file lacks 'cpu = $sig'"
+grep -q "CACHEWISE_TUNING=/" "$work/tune.out" || bad "tune's message names no absolute path"
+
+# 1b. the file travels with its CPU: another CPU's file is ignored and
+# recorded, "cpu = any" applies anywhere, a file without a cpu line applies
+other="GenuineIntel family 6 model 207 stepping 2, L1d 48K, L2 2M, L3 260M, avx512"
+[ "$sig" = "$other" ] && other="AuthenticAMD family 26 model 2 stepping 1, L1d 48K, L2 1M, L3 508M, avx512"
+sed "s/^cpu = .*/cpu = $other/" "$work/t.conf" >"$work/other.conf"
+got=$(info CACHEWISE_TUNING="$work/other.conf")
+grep -q "^tuning: [^/]* (cpu)" <<<"$got" || bad "another CPU's file applied: $(grep '^tuning' <<<"$got")"
+grep -qF "other.conf: measured on another CPU, ignored" <<<"$got" || bad "another CPU's file not recorded: $got"
+[ "$(src nt_threshold "$got")" = table ] || bad "another CPU's file set nt_threshold"
+sed "s/^cpu = .*/cpu = any/" "$work/t.conf" >"$work/any.conf"
+got=$(info CACHEWISE_TUNING="$work/any.conf")
+grep -q "^tuning: $work/any.conf (env)" <<<"$got" && [ "$(src nt_threshold "$got")" = file ] ||
+    bad "cpu = any not applied: $(grep '^tuning' <<<"$got")"
+sed "s/^cpu = \(.*\)/cpu =    \1   /" "$work/t.conf" >"$work/spaced.conf"
+got=$(info CACHEWISE_TUNING="$work/spaced.conf")
+[ "$(src nt_threshold "$got")" = file ] || bad "a signature with other spacing did not match"
+
+# 1c. a directory of per-CPU files: the first matching file by name; files of
+# other CPUs, without a cpu line or not named *.conf are passed over
+mkdir -p "$work/fleet"
+cp "$work/other.conf" "$work/fleet/a-other.conf"
+grep -v '^cpu' "$work/t.conf" >"$work/fleet/b-nocpu.conf"
+sed 's/^nt_threshold = .*/nt_threshold = 3M/' "$work/t.conf" >"$work/fleet/c-mine.conf"
+sed 's/^nt_threshold = .*/nt_threshold = 5M/' "$work/t.conf" >"$work/fleet/d-mine.conf"
+sed 's/^nt_threshold = .*/nt_threshold = 7M/' "$work/t.conf" >"$work/fleet/0-mine.conf.tmp"
+printf 'garbage\n' >"$work/fleet/e-bad.conf"
+got=$(info CACHEWISE_TUNING="$work/fleet")
+grep -q "^tuning: $work/fleet/c-mine.conf (env)" <<<"$got" || bad "directory choice: $(grep '^tuning' <<<"$got")"
+[ "$(val nt_threshold "$got")" = 3M ] || bad "directory choice: nt_threshold $(val nt_threshold "$got")"
+grep -q '^configuration errors (ignored): 0$' <<<"$got" || bad "directory choice recorded errors: $got"
+rm "$work/fleet/c-mine.conf" "$work/fleet/d-mine.conf"
+got=$(info CACHEWISE_TUNING="$work/fleet")
+grep -qF "no *.conf file there was measured on this CPU" <<<"$got" || bad "no match in a directory: $got"
+[ "$(src nt_threshold "$got")" = table ] || bad "no match in a directory: a file applied"
+# tune --install-dir writes the matching file atomically, named by the CPU
+"${clean[@]}" "${cwbench[@]}" tune --quick --install-dir "$work/inst" >"$work/inst.out" 2>&1 ||
+    { bad "cwbench tune --install-dir failed"; cat "$work/inst.out"; }
+ls "$work/inst"/*.conf >/dev/null 2>&1 || bad "tune --install-dir wrote no *.conf file"
+ls "$work/inst" | grep -qv '\.conf$' && bad "tune --install-dir left a temporary file: $(ls "$work/inst")"
+got=$(info CACHEWISE_TUNING="$work/inst")
+grep -q "^tuning: $work/inst/.*\.conf (env)" <<<"$got" || bad "the installed file was not chosen: $(grep '^tuning' <<<"$got")"
 
 # 2. a hand-written file: comments, spacing, a base profile; env wins over it
 # the setting set in the file and again, differently, in the environment
@@ -94,7 +140,9 @@ check_bad() { # DESCRIPTION EXPECTED-ERROR-TEXT ENV...
 }
 check_bad "unknown name" 'CACHEWISE_TUNING="no-such-cpu": no such profile' CACHEWISE_TUNING=no-such-cpu
 check_bad "missing file" 'No such file or directory' CACHEWISE_TUNING="$work/missing.conf"
-check_bad "a directory" 'not a regular file' CACHEWISE_TUNING="$work/dir.conf"
+check_bad "an empty directory" 'no *.conf file there was measured on this CPU' CACHEWISE_TUNING="$work/dir.conf"
+mkfifo "$work/fifo.conf"
+check_bad "a FIFO" 'not a regular file' CACHEWISE_TUNING="$work/fifo.conf"
 check_bad "malformed value" 'nt_threshold = "lots": not a byte count' CACHEWISE_TUNING="$work/bad.conf"
 check_bad "unknown key" 'unknown setting "no_such_setting"' CACHEWISE_TUNING="$work/bad.conf"
 check_bad "no =" 'bad.conf:3: expected "key = value"' CACHEWISE_TUNING="$work/bad.conf"
@@ -105,4 +153,4 @@ check_bad "misspelled variable" 'CACHEWISE_NT_THRESHHOLD: unknown setting (missp
 check_bad "too large" 'CACHEWISE_STREAM_PREFETCH="2M": larger than the limit' CACHEWISE_STREAM_PREFETCH=2M
 
 [ $fail = 0 ] || exit 1
-echo "tuning files: round trip of $n settings, overrides, profile names and 11 kinds of bad input"
+echo "tuning files: round trip of $n settings, CPU signatures, a per-CPU directory, overrides, profile names and 12 kinds of bad input"
