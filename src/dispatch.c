@@ -191,6 +191,17 @@ static void init_once(void)
     }
 }
 
+void cwi_policy_republish(void)
+{
+    cwi_init();
+    size_t nt = cwi_pol.nt_threshold;
+    pthread_mutex_lock(&g_select_lock);
+    g_nt_threshold = nt > CWI_MAX_COPY + 1 ? CWI_MAX_COPY + 1 : nt;
+    cwi_info.nt_threshold = g_nt_threshold;
+    cwi_tuning_refresh(&cwi_info);
+    pthread_mutex_unlock(&g_select_lock);
+}
+
 void cwi_init(void)
 {
     pthread_once(&g_once, init_once);

@@ -242,6 +242,11 @@ CWI_HIDDEN void cwi_tuning_set_source(const char *name, const char *source);
  * has run. Cheap after the first call. */
 CWI_HIDDEN void cwi_init(void);
 CWI_HIDDEN extern struct cw_info cwi_info;
+/* For a tool that changes cwi_pol after initialisation (cwbench tune, which
+ * links the static library): puts the new policy in force for every entry
+ * point (cw_memcpy's own copy of the streaming threshold, cw_info's
+ * settings). Copies running meanwhile may see either policy. */
+CWI_HIDDEN void cwi_policy_republish(void);
 CWI_HIDDEN const struct cwi_impl *cwi_active(void);
 /* The active row itself, NULL before initialisation (cwi_active() reads it
  * with acquire). cw_copy_safe's trampoline calls through it directly. */

@@ -50,9 +50,12 @@ struct cand {
     char name[48];
 };
 
+/* The candidate's policy in force for every entry point: through the same
+ * interface any change of cwi_pol after initialisation takes. */
 static void cand_prepare(const void *ctx)
 {
     cwi_pol = ((const struct cand *)ctx)->pol;
+    cwi_policy_republish();
 }
 
 static void *op_temporal(void *d, const void *s, size_t n)
@@ -631,6 +634,7 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
     }
     cwb_engine_free(&e);
     cwi_pol = saved;
+    cwi_policy_republish();
     if (rc != 0)
         return rc;
 
