@@ -4,8 +4,9 @@
 # <cpu> named from CPUID (e.g. intel-6-207, amd-25-1).
 #   bash docs/results/policy.sh [BUILD_DIR] [topic...]
 # Topics: report hot l1edge large cold64 small nt srcnoreuse pollution flush
-# persist fill dist tunegap amdrules tune (default: all; amdrules needs BASE_BUILD,
-# a build of commit db78e40). Each --ab run interleaves its two routines
+# persist fill dist tunegap genericrow amdrules before tune (default: all but
+# amdrules and before; amdrules needs BASE_BUILD, a build of commit db78e40;
+# before needs BASE_BUILD, a build of the commit to compare with). Each --ab run interleaves its two routines
 # sample by sample in one process; ratios are B/A with their 95% CI.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -13,11 +14,11 @@ BUILD=${1:-$ROOT/build}
 shift || true
 CWB=$BUILD/programs/cwbench
 [ -x "$CWB" ] || { echo "no $CWB: build first" >&2; exit 2; }
-cpu=$("$CWB" info | sed -n 's/^cpu: .*(\([A-Za-z]*\) family \([0-9]*\) model \([0-9]*\))$/\1-\2-\3/p' |
+cpu=$("$CWB" info | sed -n 's/^cpu: .*(\([A-Za-z]*\) family \([0-9]*\) model \([0-9]*\)\( stepping [0-9]*\)\{0,1\})$/\1-\2-\3/p' |
       sed 's/GenuineIntel/intel/; s/AuthenticAMD/amd/')
 OUT=$ROOT/docs/results/${cpu:-unknown}
 mkdir -p "$OUT"
-TOPICS=${*:-report hot l1edge large cold64 small nt srcnoreuse pollution flush persist fill dist tunegap tune}
+TOPICS=${*:-report hot l1edge large cold64 small nt srcnoreuse pollution flush persist fill dist tunegap genericrow tune}
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 run() { # run TOPIC cmd...
@@ -112,6 +113,21 @@ for t in $TOPICS; do
         CACHEWISE_TUNING=amd-zen3 PREFIX="CACHEWISE_TUNING=amd-zen3 " run amdrules --quiet --json "$OUT/amdrules-new.json"
         CWB=$CWB_SAVE
         run amdrules compare "$OUT/amdrules-base.json" "$OUT/amdrules-new.json" ;;
+    genericrow) # the vendor's generic row against the tuner's file, default report
+        row=$(case $cpu in intel-*) echo generic-intel ;; amd-*) echo generic-amd ;; *) echo generic ;; esac)
+        run genericrow tune --quiet --output "$OUT/genericrow-tuned.conf"
+        CACHEWISE_TUNING="$OUT/genericrow-tuned.conf" PREFIX="CACHEWISE_TUNING=genericrow-tuned.conf " \
+            run genericrow --quiet --json "$OUT/genericrow-tuned.json"
+        CACHEWISE_TUNING=$row PREFIX="CACHEWISE_TUNING=$row " run genericrow --quiet \
+            --json "$OUT/genericrow-generic.json"
+        run genericrow compare "$OUT/genericrow-tuned.json" "$OUT/genericrow-generic.json" ;;
+    before) # the default report of an earlier build (BASE_BUILD) against this one, same CPU
+        [ -n "${BASE_BUILD:-}" ] || { echo "before: set BASE_BUILD to a build of the commit to compare with" >&2; exit 2; }
+        CWB_SAVE=$CWB
+        CWB=$BASE_BUILD/programs/cwbench PREFIX="(BASE_BUILD) " run before --quiet --json "$OUT/before-base.json"
+        CWB=$CWB_SAVE
+        run before --quiet --json "$OUT/before-new.json"
+        run before compare "$OUT/before-base.json" "$OUT/before-new.json" ;;
     tune)
         run tune tune --output "$OUT/tuned.conf"
         CACHEWISE_TUNING=generic PREFIX="CACHEWISE_TUNING=generic " run tune tune --output "$OUT/tuned-from-generic.conf" ;;
