@@ -6,7 +6,7 @@
 set(CWB_UNIT_SRC ${PROJECT_SOURCE_DIR}/programs/cwbench)
 set(CWB_UNIT_DATA ${CMAKE_CURRENT_LIST_DIR}/cwbench/data)
 add_library(cwbench_unit_objs OBJECT
-  ${CWB_UNIT_SRC}/stats.c ${CWB_UNIT_SRC}/results.c ${CWB_UNIT_SRC}/results_read.c
+  ${CWB_UNIT_SRC}/stats.c ${CWB_UNIT_SRC}/verdict.c ${CWB_UNIT_SRC}/results.c ${CWB_UNIT_SRC}/results_read.c
   ${CWB_UNIT_SRC}/results_write.c ${CWB_UNIT_SRC}/results_json.c
   ${CWB_UNIT_SRC}/dist.c ${CWB_UNIT_SRC}/compare.c)
 target_include_directories(cwbench_unit_objs PUBLIC ${CWB_UNIT_SRC})

@@ -13,11 +13,30 @@
 static const size_t full_sizes[] = {64, 1 << 10, 16 << 10, 256 << 10, 4 << 20, 64 << 20};
 static const size_t quick_sizes[] = {64, 4 << 10, 64 << 10};
 
-static void cell_text(const double *x, const struct cwb_run *r, char *buf, size_t cap)
+/* "46.70 ±2%", or for a two-mode side its two modes "5.12|151": a median
+ * and a half-IQR describe neither of them. */
+static void cell_text(const double *x, const struct cwb_run *r, const struct cwb_modes *m,
+                      char *buf, size_t cap)
 {
     double med, spread;
     cwb_median_spread(x, r->n, &med, &spread);
-    snprintf(buf, cap, "%.2f ±%.0f%%%s", med, spread * 100, r->preempted ? "*" : "");
+    if (m->two)
+        snprintf(buf, cap, "%.3g|%.3g%s", m->lo, m->hi, r->preempted ? "*" : "");
+    else
+        snprintf(buf, cap, "%.2f ±%.0f%%%s", med, spread * 100, r->preempted ? "*" : "");
+}
+
+/* The line under a row with a two-mode side: both modes and their shares. */
+static void modes_line(const struct cwb_cmp *c)
+{
+    char ma[64], mb[64];
+    if (!c->modes_a.two && !c->modes_b.two)
+        return;
+    cwb_modes_text(&c->modes_a, ma, sizeof ma);
+    cwb_modes_text(&c->modes_b, mb, sizeof mb);
+    printf("%-10s two-mode (GB/s, share of the samples):%s%s%s%s\n", "",
+           c->modes_a.two ? " A " : "", c->modes_a.two ? ma : "",
+           c->modes_b.two ? (c->modes_a.two ? "; B " : " B ") : "", c->modes_b.two ? mb : "");
 }
 
 static void side_label(const struct cwb_routine *r, const char *off, char *buf, size_t cap)
@@ -114,8 +133,10 @@ int cwb_cmd_ab(const struct cwb_opts *o)
                "it from the start, each call once\n", cwb_seq_calls(),
                (unsigned long long)o->seed);
     printf("%d interleaved samples per side after a warm-up; GB/s (bytes counted once), median "
-           "±half IQR;\nB/A = Hodges-Lehmann ratio with its 95%% CI\n\n", samples);
-    printf("%-10s %14s %14s %7s %17s  %s\n", "size", "A GB/s", "B GB/s", "B/A", "95% CI",
+           "±half IQR\n(two modes: both, low|high); HL B/A = Hodges-Lehmann ratio with its 95%% "
+           "CI, the estimate each verdict\nstates; a size where it and the ratio of the medians "
+           "point opposite ways is \"inconsistent\"\n\n", samples);
+    printf("%-10s %14s %14s %7s %17s  %s\n", "size", "A GB/s", "B GB/s", "HL B/A", "95% CI",
            "verdict (B vs A)");
     double ratios[CWB_MAX_SIZES];
     size_t nr = 0;
@@ -127,7 +148,7 @@ int cwb_cmd_ab(const struct cwb_opts *o)
         units += cell_units(sizes[i], samples);
     cwb_progress_begin("a/b", units);
     for (size_t i = 0; i < ns; i++) {
-        char sz[32], ca[32], cb[32], ci[48], v[160];
+        char sz[32], ca[32], cb[32], ci[48], v[320];
         cwb_fmt_size(sizes[i], sz, sizeof sz);
         struct cwb_spec sp[2];
         struct cwb_run runs[2];
@@ -176,8 +197,8 @@ int cwb_cmd_ab(const struct cwb_opts *o)
             printf("%-10s %14s %14s  (not comparable: a routine did not run)\n", sz,
                    runs[0].n ? "ok" : "n/a", runs[1].n ? "ok" : "n/a");
         } else {
-            cell_text(x[0], &runs[0], ca, sizeof ca);
-            cell_text(x[1], &runs[1], cb, sizeof cb);
+            cell_text(x[0], &runs[0], &c.modes_a, ca, sizeof ca);
+            cell_text(x[1], &runs[1], &c.modes_b, cb, sizeof cb);
             if (c.lo == c.lo)
                 snprintf(ci, sizeof ci, "[%.3f, %.3f]", c.lo, c.hi);
             else
@@ -185,6 +206,7 @@ int cwb_cmd_ab(const struct cwb_opts *o)
             printf("%-10s %*s %*s %7.3f %17s  %s\n", sz, cwb_colw(ca, 14), ca,
                    cwb_colw(cb, 14), cb, c.ratio, ci,
                    cwb_verdict(&c, 1, v, sizeof v));
+            modes_line(&c);
             ratios[nr++] = c.ratio;
             few |= c.few_samples;
             cwb_tally_add(&tally, &c);
@@ -199,11 +221,12 @@ int cwb_cmd_ab(const struct cwb_opts *o)
     if (nr > 0) {
         double g = cwb_geomean(ratios, nr);
         char line[320];
-        printf("%-10s %14s %14s %7.3f\n", "geomean", "", "", g);
+        printf("%-10s %14s %14s %7.3f  (geometric mean of the HL ratios)\n", "geomean", "", "",
+               g);
         /* The sentence follows the significant sizes only; the geometric
          * mean weighs the sizes within noise too, so it is a figure, never
          * the verdict. */
-        printf("\noverall: %s (geometric mean of B/A over the %zu size%s: %.3f)\n",
+        printf("\noverall: %s (geometric mean of the HL ratios B/A over the %zu size%s: %.3f)\n",
                cwb_tally_sentence(&tally, "B", "A", "size", line, sizeof line), nr,
                nr == 1 ? "" : "s", g);
     }

@@ -40,7 +40,12 @@ static void cell_label(const struct cwb_cell *c, char *buf, size_t cap)
         snprintf(sz, sizeof sz, "%zu", s);
     int n = snprintf(buf, cap, "%s %s%s%s %s", c->bench, c->routine, c->state[0] ? " " : "",
                      c->state, sz);
-    if ((c->src_off || c->dst_off) && n > 0 && (size_t)n < cap)
+    if (n <= 0 || (size_t)n >= cap)
+        return;
+    /* Offsets of -1 mark cells whose every call had its own offsets. */
+    if (c->src_off < 0 || c->dst_off < 0)
+        snprintf(buf + n, cap - (size_t)n, " random offsets");
+    else if (c->src_off || c->dst_off)
         snprintf(buf + n, cap - (size_t)n, " src+%d dst+%d", c->src_off, c->dst_off);
 }
 
@@ -51,12 +56,24 @@ static double median_of(const double *x, size_t n)
     return s.median;
 }
 
-/* Speed change in percent, rounded to the printed 0.1 (and never -0.0):
- * + means B is better in the cell's direction. */
-static double speed_pct(double ratio, int hib)
+/* Percent change of the cell's own quantity, rounded to the printed 0.1
+ * (never -0.0): it moves the way the medians do. */
+static double quantity_pct(double ratio)
 {
-    double v = round(((hib ? ratio : 1.0 / ratio) - 1.0) * 1000.0) / 10.0;
+    double v = round((ratio - 1.0) * 1000.0) / 10.0;
     return v == 0 ? 0.0 : v;
+}
+
+/* The lines under a row with a two-mode side. */
+static void modes_lines(const struct cwb_cmp *c, const char *unit, int width)
+{
+    char t[64];
+    if (c->modes_a.two)
+        printf("%-*s    A two-mode: %s %s (median of each mode, share of the samples)\n", width,
+               "", cwb_modes_text(&c->modes_a, t, sizeof t), unit);
+    if (c->modes_b.two)
+        printf("%-*s    B two-mode: %s %s\n", width, "", cwb_modes_text(&c->modes_b, t, sizeof t),
+               unit);
 }
 
 /* Records "label: text" for the overall verdict; a failed allocation
@@ -158,12 +175,15 @@ int cwb_cmd_compare(int argc, char **argv)
             width = strlen(label);
     }
     printf("A: %s\nB: %s\n", files[0], files[1]);
-    printf("change: B against A in speed (for times, A/B), + means B is better; "
-           "CI %g%% (Hodges-Lehmann/Moses); p: two-sided Mann-Whitney U, alpha %g\n\n",
+    printf("change: the Hodges-Lehmann estimate of B/A - 1 in the cell's own unit (of B - A "
+           "where values can be <= 0),\nso it moves the way the medians do; CI %g%% (Moses); p: "
+           "two-sided Mann-Whitney U, alpha %g;\nverdict: faster/SLOWER for rates, better/WORSE "
+           "where lower is better, \"inconsistent\" where the\nestimate and the medians point "
+           "opposite ways (two-mode or skewed samples: no verdict)\n\n",
            100 * (1 - alpha), alpha);
     printf("%-*s  %13s  %13s  %8s  %18s  %7s  %s\n", (int)width, "cell", "median A", "median B",
            "change", "CI", "p", "verdict");
-    size_t nratios = 0, nslower = 0, nfaster = 0, nfew = 0;
+    size_t nratios = 0, nslower = 0, nfaster = 0, nfew = 0, ninc = 0;
     for (size_t i = 0; i < A.n_cells; i++) {
         if (match[i] == (size_t)-1)
             continue;
@@ -173,61 +193,55 @@ int cwb_cmd_compare(int argc, char **argv)
         const char *verdict;
         snprintf(ma, sizeof ma, "%.4g %s", median_of(a->samples, a->n), a->unit);
         snprintf(mb, sizeof mb, "%.4g %s", median_of(b->samples, b->n), b->unit);
-        int hib = a->higher_is_better;
+        int hib = a->higher_is_better, have = 0;
         struct cwb_cmp c;
-        struct cwb_mwu t;
         int few = a->n < CWB_MIN_SAMPLES || b->n < CWB_MIN_SAMPLES;
         nfew += (size_t)few;
         if (strcmp(a->unit, b->unit) != 0 || a->higher_is_better != b->higher_is_better) {
             verdict = "not comparable: units differ";
         } else if (a->n == 0 || b->n == 0) {
             verdict = "no samples";
-        } else if (cwb_compare(a->samples, a->n, b->samples, b->n, alpha, &c) == 0) {
-            double pc = speed_pct(c.ratio, hib);
-            ratios[nratios++] = hib ? c.ratio : 1.0 / c.ratio;
-            snprintf(ch, sizeof ch, "%+.1f%%", pc);
-            if (!isnan(c.lo))
-                snprintf(ci, sizeof ci, "[%+.1f%%, %+.1f%%]", speed_pct(hib ? c.lo : c.hi, hib),
-                         speed_pct(hib ? c.hi : c.lo, hib));
+        } else if (cwb_compare(a->samples, a->n, b->samples, b->n, alpha, &c) == 0 ||
+                   cwb_compare_shift(a->samples, a->n, b->samples, b->n, alpha, &c) == 0) {
+            /* A ratio where every value is positive; values <= 0 (an
+             * evicted fraction can be 0) get the difference B - A, decided
+             * the same way. */
+            have = 1;
+            if (c.additive) {
+                snprintf(ch, sizeof ch, "%+.3g", c.ratio);
+                if (!isnan(c.lo))
+                    snprintf(ci, sizeof ci, "[%+.3g, %+.3g]", c.lo, c.hi);
+            } else {
+                ratios[nratios++] = hib ? c.ratio : 1.0 / c.ratio;
+                snprintf(ch, sizeof ch, "%+.1f%%", quantity_pct(c.ratio));
+                if (!isnan(c.lo))
+                    snprintf(ci, sizeof ci, "[%+.1f%%, %+.1f%%]", quantity_pct(c.lo),
+                             quantity_pct(c.hi));
+            }
             snprintf(pv, sizeof pv, c.p < 0.001 ? "<0.001" : "%.3f", c.p);
-            if (c.significant && pc < 0) {
-                verdict = "SLOWER";
-                char full[200];
+            verdict = cwb_verdict_word(&c, hib);
+            int dir = cwb_cmp_direction(&c, hib);
+            if (dir < 0) {
+                char full[320];
                 cwb_verdict(&c, hib, full, sizeof full);
                 add_line(slower, &nslower, label, full);
-            } else if (c.significant) {
-                verdict = "faster";
-                nfaster++;
-            } else {
-                verdict = fabs(c.ratio - 1) < CWB_PRACTICAL_THRESHOLD ? "within noise (<1%)"
-                                                                       : "within noise";
             }
-        } else if (cwb_mann_whitney(a->samples, a->n, b->samples, b->n, &t) == 0) {
-            /* Values <= 0 (an evicted fraction can be) have no ratio; the
-             * rank test still says whether B moved, and which way. */
-            snprintf(pv, sizeof pv, t.p < 0.001 ? "<0.001" : "%.3f", t.p);
-            int b_higher = t.u < (double)a->n * (double)b->n / 2.0;
-            if (t.p >= alpha) {
-                verdict = "within noise";
-            } else if (b_higher == hib) {
-                verdict = "better (rank test only: values <= 0)";
-                nfaster++;
-            } else {
-                verdict = "WORSE (rank test only: values <= 0)";
-                char full[64];
-                snprintf(full, sizeof full, "worse, significant (p%s%s), no ratio: values <= 0",
-                         pv[0] == '<' ? "" : "=", pv);
-                add_line(slower, &nslower, label, full);
-            }
+            nfaster += dir > 0;
+            ninc += (size_t)c.inconsistent;
         } else {
             verdict = "n/a (NaN samples)";
         }
-        printf("%-*s  %13s  %13s  %8s  %18s  %7s  %s%s\n", (int)width, label, ma, mb, ch, ci, pv,
-               verdict, few ? ", few samples" : "");
+        printf("%-*s  %13s  %13s  %8s  %18s  %7s  %s%s%s\n", (int)width, label, ma, mb, ch, ci,
+               pv, verdict, have && c.inconsistent ? ": two-mode or skewed samples" : "",
+               few ? ", few samples" : "");
+        if (have)
+            modes_lines(&c, a->unit, (int)width);
     }
+    /* Over cells of mixed direction only the speed view averages: each
+     * ratio turned so that above 1 means B is better. */
     if (nratios)
-        printf("%-*s  %13s  %13s  %+7.1f%%\n", (int)width, "geometric mean", "", "",
-               speed_pct(cwb_geomean(ratios, nratios), 1));
+        printf("%-*s  %13s  %13s  %+7.1f%%  (of the ratios as speeds: + = B better)\n",
+               (int)width, "geometric mean", "", "", quantity_pct(cwb_geomean(ratios, nratios)));
     size_t onlya = A.n_cells - matched, onlyb = B.n_cells - matched;
     if (onlya || onlyb) {
         printf("\nunmatched cells (%zu only in A, %zu only in B):\n", onlya, onlyb);
@@ -249,9 +263,13 @@ int cwb_cmd_compare(int argc, char **argv)
                 nfew, CWB_MIN_SAMPLES);
     if (nslower == 0) {
         printf("\noverall: no cell significantly slower (%zu better, %zu within noise or n/a, "
-               "of %zu)\n", nfaster, matched - nfaster, matched);
+               "of %zu", nfaster, matched - nfaster, matched);
+        if (ninc)
+            printf("; %zu inconsistent: two-mode or skewed samples", ninc);
+        printf(")\n");
     } else {
-        printf("\noverall: %zu cell(s) significantly slower:\n", nslower);
+        printf("\noverall: %zu cell(s) significantly slower (or worse, where lower is better):\n",
+               nslower);
         for (size_t i = 0; i < nslower; i++)
             printf("  %s\n", slower[i]);
     }

@@ -195,16 +195,27 @@ static void print_table(const struct cwb_routine *const *rt, size_t nrt, struct 
         }
         double med, spread;
         cwb_median_spread(cps[j], runs[j].n, &med, &spread);
-        char v[160] = "(baseline)";
+        char v[320] = "(baseline)", sp[16], mt[64];
         struct cwb_cmp c;
         if (j != g && g < nrt && cps[g] != NULL &&
             cwb_compare(cps[g], runs[g].n, cps[j], runs[j].n, 0.05, &c) == 0)
             cwb_verdict(&c, 1, v, sizeof v);
         else if (j != g)
             snprintf(v, sizeof v, "-");
-        printf("%-22s %10.2f %6.1f %8.2f %8.1f %8zu  %s%s\n", rt[j]->name, med / 1e6,
-               spread * 100, med * mean_size / 1e9, 1e9 / med, runs[j].calls, v,
+        /* A two-mode routine's spread means nothing: its modes follow. */
+        struct cwb_modes m;
+        cwb_modes(cps[j], runs[j].n, &m);
+        snprintf(sp, sizeof sp, m.two ? "2 modes" : "%.1f", spread * 100);
+        printf("%-22s %10.2f %6s %8.2f %8.1f %8zu  %s%s\n", rt[j]->name, med / 1e6, sp,
+               med * mean_size / 1e9, 1e9 / med, runs[j].calls, v,
                runs[j].preempted ? " *" : "");
+        if (m.two) {
+            struct cwb_modes mm = m;
+            mm.lo /= 1e6;
+            mm.hi /= 1e6;
+            printf("%-22s two-mode: %s Mcalls/s (median of each mode, share of the samples)\n",
+                   "", cwb_modes_text(&mm, mt, sizeof mt));
+        }
     }
 }
 
@@ -282,7 +293,8 @@ int cwb_cmd_dist(const struct cwb_opts *o)
     }
     print_table(rt, nrt, runs, cps, d.mean_size);
     printf("\nbatch: calls per sample (time-calibrated, at most the sequence length); GB/s = "
-           "calls/s x the file's\nmean size. %llu sequences drawn", seq.draws);
+           "calls/s x the file's\nmean size; the verdict's estimate is the Hodges-Lehmann ratio "
+           "of calls/s (HL ratio). %llu sequences drawn", seq.draws);
     if (seq.n != asked)
         printf("; the sequence grew from %zu to %zu calls to exceed the longest batch",
                asked, seq.n);

@@ -76,7 +76,7 @@ static void fmt_gbps(double v, char *buf, size_t cap)
 
 static void print_cell(const struct cellv *c)
 {
-    char num[32], cell[48];
+    char num[32], cell[80];
     if (c->unavailable) {
         printf(" %12s", "n/a");
         return;
@@ -87,8 +87,19 @@ static void print_cell(const struct cellv *c)
     }
     double med, spread;
     cwb_median_spread(c->x, c->n, &med, &spread);
-    fmt_gbps(med, num, sizeof num);
-    snprintf(cell, sizeof cell, "%s ±%.0f%%%s", num, spread * 100, c->preempted ? "*" : "");
+    struct cwb_modes m;
+    cwb_modes(c->x, c->n, &m);
+    if (m.two) {
+        /* Two modes: both, low|high (their shares are listed under the
+         * table); a median and a half-IQR would describe neither. */
+        char hi[16];
+        fmt_gbps(m.lo, num, sizeof num);
+        fmt_gbps(m.hi, hi, sizeof hi);
+        snprintf(cell, sizeof cell, "%s|%s%s", num, hi, c->preempted ? "*" : "");
+    } else {
+        fmt_gbps(med, num, sizeof num);
+        snprintf(cell, sizeof cell, "%s ±%.0f%%%s", num, spread * 100, c->preempted ? "*" : "");
+    }
     printf(" %*s", cwb_colw(cell, 12), cell);
 }
 
@@ -102,6 +113,33 @@ static void row_label(const struct row *r, char *buf, size_t cap)
         snprintf(buf, cap, "%s alias", s);
     else
         snprintf(buf, cap, "%s", s);
+}
+
+/* Under the table: every two-mode cell with its modes and their shares. */
+static void print_modes(const struct row *rows, size_t nrows,
+                        const struct cwb_routine *const *rt, size_t nrt,
+                        struct cellv (*cells)[CWB_MAX_ROUTINES])
+{
+    int any = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        for (size_t j = 0; j < nrt; j++) {
+            struct cwb_modes m;
+            const struct cellv *c = &cells[i][j];
+            if (c->n == 0 || c->failed)
+                continue;
+            cwb_modes(c->x, c->n, &m);
+            if (!m.two)
+                continue;
+            char label[48], t[64];
+            row_label(&rows[i], label, sizeof label);
+            if (!any)
+                printf("two-mode cells (shown low|high: the samples split into two groups; "
+                       "median of each, share of the samples):\n");
+            any = 1;
+            printf("  %-12s %-14s %s GB/s\n", short_name(rt[j]->name), label,
+                   cwb_modes_text(&m, t, sizeof t));
+        }
+    }
 }
 
 /* The line above a group of rows: what they vary and their page-offset
@@ -170,7 +208,10 @@ static void verdict_line(const char *label, const struct row *rows, size_t nrows
         if (a->n == 0 || b->n == 0 || a->failed || b->failed ||
             cwb_compare(a->x, a->n, b->x, b->n, 0.05, &c) != 0)
             continue;
-        if (nr == 0 || c.ratio < worst_c.ratio) {
+        /* The worst row among those with a direction; an inconsistent row
+         * only when there is no other. */
+        if (nr == 0 || (worst_c.inconsistent && !c.inconsistent) ||
+            (c.inconsistent == worst_c.inconsistent && c.ratio < worst_c.ratio)) {
             worst_c = c;
             worst = i;
         }
@@ -192,11 +233,11 @@ static void verdict_line(const char *label, const struct row *rows, size_t nrows
         printf("  %-26s no comparable cells\n", label);
         return;
     }
-    char wl[48], v[160], sentence[256];
+    char wl[48], v[320], sentence[320];
     row_label(&rows[worst], wl, sizeof wl);
     /* The sentence follows the significant rows; the geometric mean
      * includes the rows within noise, so it is a figure beside it. */
-    printf("  %-26s %s; x%.2f geomean; worst %s: %s\n", label,
+    printf("  %-26s %s; geomean HL ratio x%.2f; worst %s: %s\n", label,
            cwb_tally_sentence(&tally, NULL, "glibc", "row", sentence, sizeof sentence),
            cwb_geomean(ratios, nr), wl, cwb_verdict(&worst_c, 1, v, sizeof v));
 }
@@ -205,8 +246,9 @@ static void verdicts(const struct row *rows, size_t nrows, const struct cwb_rout
                      size_t nrt, struct cellv (*cells)[CWB_MAX_ROUTINES], size_t llc)
 {
     size_t g = cwb_routine_index(rt, nrt, "glibc_memcpy");
-    printf("\nVerdicts against glibc memcpy (Mann-Whitney U, alpha 0.05, CI of the ratio of "
-           "medians; docs/STATISTICS.md)\n");
+    printf("\nVerdicts against glibc memcpy (Mann-Whitney U, alpha 0.05; each row's estimate is "
+           "the Hodges-Lehmann\nratio of GB/s with its Moses CI, a row whose ratio of medians "
+           "points the other way is inconsistent;\ndocs/STATISTICS.md)\n");
     if (g == nrt) {
         printf("  glibc_memcpy not measured: no verdicts\n");
         return;
@@ -417,6 +459,7 @@ int cwb_cmd_report(const struct cwb_opts *o)
             printf("\n");
         }
     }
+    print_modes(rows, nrows, rt, nrt, cells);
     printf("columns:\n");
     for (size_t j = 0; j < nrt; j++)
         printf("  %-12s %s\n", short_name(rt[j]->name), rt[j]->what);

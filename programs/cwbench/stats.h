@@ -32,28 +32,92 @@ void cwb_summarize(const double *x, size_t n, struct cwb_summary *out);
 struct cwb_mwu { double u, z, p; };
 int cwb_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct cwb_mwu *out);
 
-/* ratio: Hodges-Lehmann estimate of b/a (median of log(b_j) - log(a_i)
+/* Two modes in a sample (a gap test on the sorted values, on logs when
+ * every value is positive): the largest gap between consecutive sorted
+ * samples that is at least CWB_MODE_GAP times the spread within each side
+ * (twice its interquartile range) and at least CWB_MODE_MIN_SEP apart (10%
+ * on logs; a tenth of the largest magnitude on the linear scale), with at
+ * least CWB_MODE_MIN_SHARE of the samples (and 2) on each side. Streaming
+ * copies of 64 B-1 KiB hot alternate between ~5 and ~150 GB/s: a median
+ * and a half-IQR say nothing about such a cell, its two modes do.
+ * lo/hi: the medians of the lower and upper group, n_lo/n_hi their sizes. */
+#define CWB_MODE_GAP 3.0
+#define CWB_MODE_MIN_SHARE 0.2
+#define CWB_MODE_MIN_SEP 0.10
+struct cwb_modes { int two; size_t n_lo, n_hi; double lo, hi; };
+void cwb_modes(const double *x, size_t n, struct cwb_modes *out);
+/* "5.12 (40%) | 151 (60%)": the two modes with their shares. Returns buf. */
+const char *cwb_modes_text(const struct cwb_modes *m, char *buf, size_t cap);
+
+/* A comparison of b against a, decided in one place (stats.c, decide()):
+ *
+ * ratio: Hodges-Lehmann estimate of b/a (median of log(b_j) - log(a_i)
  * over all pairs, exponentiated); lo/hi: Moses confidence interval of
  * the ratio at level 1 - alpha, NAN when the samples are too small to
- * reach that level; significant: p < alpha and |ratio - 1| >=
- * CWB_PRACTICAL_THRESHOLD. Returns -1 (out untouched) for an empty side,
- * a non-finite or non-positive sample, alpha outside (0, 1) or no memory. */
+ * reach that level. With `additive` set (cwb_compare_shift) the three are
+ * the estimate of b - a and its interval instead.
+ *
+ * med_a/med_b: the medians of the two samples, which the tables print.
+ * The estimate and the ratio (difference) of the medians can point
+ * opposite ways on two-mode or skewed samples; then `inconsistent` is set,
+ * and no direction is claimed: it is set when their signs differ (a
+ * change that rounds to 0.0% counts as no sign) and either is at least
+ * the practical threshold. When both are below it and their signs
+ * differ, `opposed` is set: "unchanged within 1%".
+ *
+ * significant: p < alpha, |change| >= CWB_PRACTICAL_THRESHOLD (relative
+ * for ratios; absolute, in the cell's unit, for differences) and not
+ * inconsistent. modes_a/modes_b: cwb_modes of each side.
+ *
+ * cwb_compare returns -1 (out untouched) for an empty side, a non-finite
+ * or non-positive sample, alpha outside (0, 1) or no memory;
+ * cwb_compare_shift accepts any finite values. */
 struct cwb_cmp { double ratio;
                  double lo, hi;
-                 double p; int significant; int few_samples; };
+                 double p; int significant; int few_samples;
+                 int inconsistent, opposed, additive;
+                 double med_a, med_b;
+                 struct cwb_modes modes_a, modes_b; };
 int cwb_compare(const double *a, size_t na, const double *b, size_t nb, double alpha, struct cwb_cmp *out);
+int cwb_compare_shift(const double *a, size_t na, const double *b, size_t nb, double alpha,
+                      struct cwb_cmp *out);
+/* The direction a comparison claims: +1 B better (in the direction
+ * higher_is_better says), -1 B worse, 0 none (within noise, opposed or
+ * inconsistent). */
+int cwb_cmp_direction(const struct cwb_cmp *c, int higher_is_better);
+/* The practical threshold of c on its estimate's scale: CWB_PRACTICAL_
+ * THRESHOLD relative for ratios; for differences that much in the cell's
+ * unit, or of the larger median when it exceeds 1. */
+double cwb_cmp_threshold(const struct cwb_cmp *c);
+/* The ratio of the medians (their difference when additive). */
+double cwb_cmp_median_change(const struct cwb_cmp *c);
 
-/* "faster by 12.3% [8.1%, 16.0%], significant (p=0.001)". The change is
- * always in speed: for times (higher_is_better = 0) the speed ratio is
- * a/b. Returns buf. */
+/* The verdict, naming its estimate (verdict.c):
+ *   "faster by 12.3% [+8.1%, +16.0%] (HL ratio 1.123), significant (p<0.001)"
+ *   "higher by 66.5% [+50.1%, +80.2%], worse (HL ratio 1.665), significant (p<0.001)"
+ *   "inconsistent: two-mode or skewed samples (HL ratio 0.976 [0.951, 1.002],
+ *    median ratio 1.072): no verdict (p=0.210)"
+ * Percentages are changes of the cell's own quantity (B/A - 1), so they
+ * move the way the medians do; for speeds (higher_is_better) the words are
+ * faster/slower, otherwise higher/lower with better/worse. Two-mode sides
+ * are marked ("; two-mode: B"). Returns buf. */
 const char *cwb_verdict(const struct cwb_cmp *c, int higher_is_better, char *buf, size_t cap);
+/* The short form for a table column: "faster", "SLOWER", "better", "WORSE",
+ * "within noise", "within noise (<1%)", "inconsistent". */
+const char *cwb_verdict_word(const struct cwb_cmp *c, int higher_is_better);
+/* The estimate alone, in the verdict's terms: "+66.5% [+50.1%, +80.2%]
+ * (HL ratio 1.665)", or "inconsistent (two-mode or skewed samples)".
+ * Returns buf. */
+const char *cwb_estimate_text(const struct cwb_cmp *c, char *buf, size_t cap);
 
 /* Verdicts counted over many comparisons of speeds (ratio above 1 = B
- * faster): significantly faster, significantly slower, within noise, and
- * the smallest and largest significant change each way in percent (set
- * once the count is above 0; a tally starts as all zeros). */
+ * faster): significantly faster, significantly slower, within noise (of
+ * which `inconsistent` had no direction at all), and the smallest and
+ * largest significant change each way in percent (set once the count is
+ * above 0; a tally starts as all zeros). */
 struct cwb_tally { size_t faster, slower, noise;
-                   double fast_lo, fast_hi, slow_lo, slow_hi; };
+                   double fast_lo, fast_hi, slow_lo, slow_hi;
+                   size_t inconsistent; };
 void cwb_tally_add(struct cwb_tally *t, const struct cwb_cmp *c);
 /* The overall sentence of a tally over compared `what`s ("size", "row"),
  * b against a (b may be NULL: the sentence then starts at "faster than"):
@@ -64,7 +128,8 @@ void cwb_tally_add(struct cwb_tally *t, const struct cwb_cmp *c);
  *    significant difference at the other 1"
  *   "mixed: B is faster than A at 2 sizes (by 3.0-9.9%) and slower at 1
  *    (by 4.2%), all significant; no significant difference at the other 3"
- * Returns buf. */
+ * and, when some were inconsistent, " (1 inconsistent: two-mode or skewed
+ * samples)" after the count of the others. Returns buf. */
 const char *cwb_tally_sentence(const struct cwb_tally *t, const char *b, const char *a,
                                const char *what, char *buf, size_t cap);
 

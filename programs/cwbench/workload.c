@@ -197,17 +197,23 @@ void cwb_wl_print_figure(const char *label, const double *x, size_t n, const cha
 }
 
 void cwb_wl_print_verdict(const char *name_a, const double *a, size_t na, const char *name_b,
-                          const double *b, size_t nb, int higher_is_better)
+                          const double *b, size_t nb, int higher_is_better, const char *unit)
 {
     struct cwb_cmp c;
-    char buf[160];
-    if (cwb_compare(a, na, b, nb, 0.05, &c) != 0) {
+    char buf[320];
+    if (cwb_compare(a, na, b, nb, 0.05, &c) != 0 &&
+        cwb_compare_shift(a, na, b, nb, 0.05, &c) != 0) {
         printf("  verdict: %s vs %s: cannot compare (too few samples)\n", name_b, name_a);
         return;
     }
     /* cwb_verdict already says when there are too few samples to judge */
-    printf("  verdict: %s vs %s: %s\n", name_b, name_a,
-           cwb_verdict(&c, higher_is_better, buf, sizeof buf));
+    printf("  verdict: %s vs %s: medians %.4g -> %.4g %s: %s\n", name_b, name_a, c.med_a, c.med_b,
+           unit, cwb_verdict(&c, higher_is_better, buf, sizeof buf));
+    char t[64];
+    if (c.modes_a.two)
+        printf("    %s two-mode: %s %s\n", name_a, cwb_modes_text(&c.modes_a, t, sizeof t), unit);
+    if (c.modes_b.two)
+        printf("    %s two-mode: %s %s\n", name_b, cwb_modes_text(&c.modes_b, t, sizeof t), unit);
 }
 
 void cwb_wl_add_cell(struct cwb_results *r, const char *workload, const char *routine,

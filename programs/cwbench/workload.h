@@ -36,10 +36,12 @@ void cwb_wl_shuffle(int *order, int n, uint64_t *state);
 void cwb_wl_print_figure(const char *label, const double *x, size_t n, const char *unit,
                          int precision);
 
-/* Print one verdict line "  verdict: B vs A: <cwb_verdict text>" comparing
- * the sample sets a (baseline) and b. */
+/* Print one verdict line comparing the sample sets a (baseline) and b:
+ * "  verdict: B vs A: medians 1.23 -> 2.05 s: <cwb_verdict text>". The
+ * figures above it are means; the medians beside the verdict are what its
+ * estimate can be held against. */
 void cwb_wl_print_verdict(const char *name_a, const double *a, size_t na, const char *name_b,
-                          const double *b, size_t nb, int higher_is_better);
+                          const double *b, size_t nb, int higher_is_better, const char *unit);
 
 /* Add one cell (bench = "wl_<workload>") to r. */
 void cwb_wl_add_cell(struct cwb_results *r, const char *workload, const char *routine,

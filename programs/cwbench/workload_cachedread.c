@@ -200,11 +200,12 @@ int cwb_wl_cachedread(const struct cwb_wl_opts *o, struct cwb_results *r)
     }
     printf("seed (hdparm -T, kernel copy_to_user inline vs out-of-line): 320.42 MB/s sigma "
            "0.88 vs 318.77 sigma 1.00, judged noise\n");
-    cwb_wl_print_verdict(vname[V_READ], mbs, samples, vname[V_CW], mbs + samples, samples, 1);
+    cwb_wl_print_verdict(vname[V_READ], mbs, samples, vname[V_CW], mbs + samples, samples, 1,
+                         "MiB/s");
     cwb_wl_print_verdict(vname[V_READ], mbs, samples, vname[V_NT], mbs + 2 * samples, samples,
-                         1);
+                         1, "MiB/s");
     cwb_wl_print_verdict(vname[V_CW], mbs + samples, samples, vname[V_NT], mbs + 2 * samples,
-                         samples, 1);
+                         samples, 1, "MiB/s");
     rc = 0;
 out_file:
     if (map != NULL)

@@ -449,7 +449,8 @@ int cwb_wl_pmemlog(const struct cwb_wl_opts *o, struct cwb_results *r)
             size_t a = at[pairs[p][0]], b = at[pairs[p][1]];
             if (a != (size_t)-1 && b != (size_t)-1)
                 cwb_wl_print_verdict(mname[pairs[p][0]], rps + a * samples, samples,
-                                     mname[pairs[p][1]], rps + b * samples, samples, 1);
+                                     mname[pairs[p][1]], rps + b * samples, samples, 1,
+                                     "records/s");
         }
     }
     printf("seed (kernel memcpy_flushcache, dm-writecache on emulated pmem, 2018): +2%% "

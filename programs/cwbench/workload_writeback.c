@@ -332,31 +332,28 @@ int cwb_wl_writeback(const struct cwb_wl_opts *o, struct cwb_results *r)
            "L3 misses -64%% with the cache-bypassing copy\n");
     for (int v = V_NT; v < N_VARIANTS; v++) {
         const double *base = fig, *row = fig + (size_t)v * 5 * runs;
-        /* the seed's form: relative CPU-time change, from the same estimate
-         * (Hodges-Lehmann ratio) as the verdicts below */
+        /* the seed's form: relative CPU-time change, the same estimate
+         * (Hodges-Lehmann ratio of CPU time) and the same decision as the
+         * verdicts below, in the same terms: a change of CPU time */
         struct cwb_cmp cc, lc;
+        char ce[160], le[160];
         if (cwb_compare(base, runs, row, runs, 0.05, &cc) == 0 &&
-            cwb_compare(base + 3 * runs, runs, row + 3 * runs, runs, 0.05, &lc) == 0) {
-            char ci[48] = "";
-            if (!isnan(cc.lo) && !isnan(cc.hi))
-                snprintf(ci, sizeof ci, " [%+.1f%%, %+.1f%%]", 100.0 * (cc.lo - 1),
-                         100.0 * (cc.hi - 1));
-            printf("  %s vs %s: CPU time %+.1f%%%s (seed: -11%%), lookup latency %+.1f%%\n",
-                   vname[v], vname[V_TEMPORAL], 100.0 * (cc.ratio - 1), ci,
-                   100.0 * (lc.ratio - 1));
-        }
+            cwb_compare(base + 3 * runs, runs, row + 3 * runs, runs, 0.05, &lc) == 0)
+            printf("  %s vs %s: CPU time %s (seed: -11%%), lookup latency %s\n", vname[v],
+                   vname[V_TEMPORAL], cwb_estimate_text(&cc, ce, sizeof ce),
+                   cwb_estimate_text(&lc, le, sizeof le));
         struct cwb_cmp yc, mc;
         const double *cb = cyc, *cv = cyc + (size_t)v * 2 * runs;
         if (have_ctr && cwb_compare(cb, runs, cv, runs, 0.05, &yc) == 0 &&
             cwb_compare(cb + runs, runs, cv + runs, runs, 0.05, &mc) == 0)
-            printf("  %s vs %s: cycles %+.1f%% (seed: -17%%), cache misses %+.1f%% (seed, L3: "
-                   "-64%%)\n",
-                   vname[v], vname[V_TEMPORAL], 100.0 * (yc.ratio - 1), 100.0 * (mc.ratio - 1));
+            printf("  %s vs %s: cycles %s (seed: -17%%), cache misses %s (seed, L3: -64%%)\n",
+                   vname[v], vname[V_TEMPORAL], cwb_estimate_text(&yc, ce, sizeof ce),
+                   cwb_estimate_text(&mc, le, sizeof le));
         char a[64];
         snprintf(a, sizeof a, "%s CPU time", vname[V_TEMPORAL]);
-        cwb_wl_print_verdict(a, base, runs, vname[v], row, runs, 0);
+        cwb_wl_print_verdict(a, base, runs, vname[v], row, runs, 0, "s");
         snprintf(a, sizeof a, "%s lookup latency", vname[V_TEMPORAL]);
-        cwb_wl_print_verdict(a, base + 3 * runs, runs, vname[v], row + 3 * runs, runs, 0);
+        cwb_wl_print_verdict(a, base + 3 * runs, runs, vname[v], row + 3 * runs, runs, 0, "ns");
     }
     rc = 0;
 out_ctr:
