@@ -114,7 +114,20 @@ static void print_cell_rows(const struct cwb_spec *sp, const char *al_s,
         cwb_run_gbps(&runs[j], x, NULL);
         double med, spread;
         cwb_median_spread(x, runs[j].n, &med, &spread);
+        struct cwb_modes m;
+        cwb_modes(x, runs[j].n, &m);
         free(x);
+        if (m.two) {
+            /* Two modes: both (low|high) and their shares instead of a
+             * median and a spread that describe neither. */
+            char both[24], t[64];
+            snprintf(both, sizeof both, "%.3g|%.3g", m.lo, m.hi);
+            printf("%-6s %-9s %-10s %-22s %10.1f %9s %5s %6.0f %8s%s  two-mode: %s\n",
+                   cwb_state_name(sp->state), al_s, sz, rt[j]->name, ns[j], both, "modes",
+                   100 * med / ceiling, vs, runs[j].preempted ? " *" : "",
+                   cwb_modes_text(&m, t, sizeof t));
+            continue;
+        }
         printf("%-6s %-9s %-10s %-22s %10.1f %9.2f %5.0f %6.0f %8s%s\n",
                cwb_state_name(sp->state), al_s, sz, rt[j]->name, ns[j], med, spread * 100,
                100 * med / ceiling, vs, runs[j].preempted ? " *" : "");
