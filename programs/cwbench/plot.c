@@ -163,7 +163,7 @@ static int pollution(const char *dir, const struct cwb_results *r, const char *t
     fprintf(f, "set termoption noenhanced\n");
     fprintf(f, "set title 'cwbench: evicted fraction of the victim after one copy (median, "
                "IQR)'\nset style fill solid 0.5\nset boxwidth 0.7\nset xtics rotate by -45\n"
-               "set ylabel 'evicted fraction'\nset yrange [-0.1:*]\nset grid ytics\n"
+               "set ylabel 'evicted fraction'\nset yrange [0:1.05]\nset grid ytics\n"
                "plot 'pollution.dat' using 0:2:xtic(1) with boxes notitle, "
                "'' using 0:2:3:4 with yerrorbars notitle\n");
     fclose(f);

@@ -8,7 +8,8 @@
  * On a shared machine the victim also decays with no copy at all, so each
  * routine has a background row that busy-waits as long as its copies take;
  * the routine's own share is what it evicted of what that background left
- * (docs/BENCHMARKS.md, "Pollution"). */
+ * (docs/BENCHMARKS.md, "Pollution"). The table, with the fractions clamped
+ * into [0, 1], is pollution_table.c's. */
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 #include "arch.h"
 #include "cmd.h"
+#include "pollution.h"
 #include "pollution_util.h"
 #include "progress.h"
 #include "stats.h"
@@ -34,8 +36,6 @@
 #define SHORT_WINDOW 0.005
 /* The L3 victim's share of the default run's two minutes. */
 #define L3_BUDGET_S 50.0
-
-struct victim { unsigned char *base; size_t bytes, lines; const char *name, *next; };
 
 static int victim_make(struct victim *v, size_t bytes, uint64_t *rng)
 {
@@ -114,23 +114,6 @@ static void victim_flush(const struct victim *v)
     cwb_mfence();
 }
 
-/* Rows of a table: the routines' copies, then for each routine a busy wait
- * as long as its copies take (its own background), then the push-down
- * reference (L1 and L2 victims only). */
-struct prow { double *after, *hot, *cold, *cpu, *frac; size_t n; int failed; };
-
-struct prun {
-    const struct victim *v;
-    const struct cwb_routine *const *rt;
-    size_t nrt, nrow, copy_bytes;
-    unsigned char *src, *dst, *scratch;
-    size_t scratch_bytes, push_bytes; /* push_bytes: twice the victim's level */
-    double *dur;    /* dur[j * cap + k]: wall time of routine j's k-th copy */
-    size_t *ndur, cap;
-    int retried, disturbed;
-    double units_per_rep;   /* progress: this table's estimate / reps */
-};
-
 /* Routine j's background row waits as long as its median copy so far. */
 static double median_duration(const struct prun *p, size_t j)
 {
@@ -201,146 +184,6 @@ static int measure_once(struct prun *p, size_t j, struct prow *row)
     return 0;
 }
 
-/* Copy against its own background: two-sided Mann-Whitney U, alpha 0.05. */
-static const char *vs_background(const struct prow *r, const struct prow *bg, char *buf,
-                                 size_t cap)
-{
-    struct cwb_mwu u;
-    if (bg->n == 0 || cwb_mann_whitney(r->frac, r->n, bg->frac, bg->n, &u) != 0)
-        return "-";
-    struct cwb_summary a, b;
-    cwb_summarize(r->frac, r->n, &a);
-    cwb_summarize(bg->frac, bg->n, &b);
-    snprintf(buf, cap, "%s (p%s%.3f)%s",
-             u.p >= 0.05 ? "within" : a.median > b.median ? "above" : "below",
-             u.p < 0.001 ? "<" : "=", u.p < 0.001 ? 0.001 : u.p,
-             r->n < CWB_MIN_SAMPLES || bg->n < CWB_MIN_SAMPLES ? ", few samples" : "");
-    return buf;
-}
-
-static void add_cell(struct cwb_results *res, const struct prun *p, const char *routine,
-                     const char *bench, const struct prow *row)
-{
-    struct cwb_cell proto;
-    memset(&proto, 0, sizeof proto);
-    snprintf(proto.routine, sizeof proto.routine, "%s", routine);
-    snprintf(proto.bench, sizeof proto.bench, "%s", bench);
-    snprintf(proto.state, sizeof proto.state, "victim-%s", p->v->name);
-    snprintf(proto.unit, sizeof proto.unit, "fraction");
-    proto.size = p->copy_bytes;
-    proto.higher_is_better = 0;
-    cwb_results_add(res, &proto, row->frac, row->cpu, row->n);
-}
-
-/* One routine's line: its copy, its background, the copy's own share. */
-static void print_row(const struct prun *p, const struct prow *rows, size_t j, double pushed,
-                      struct cwb_results *res)
-{
-    const struct prow *r = &rows[j], *bg = &rows[p->nrt + j];
-    const char *name = p->rt[j]->name;
-    if (r->failed) {
-        printf("  %-22s FAILED\n", name);
-        return;
-    }
-    if (r->n == 0)
-        return;
-    struct cwb_summary f, b, cpu;
-    cwb_summarize(r->frac, r->n, &f);
-    cwb_summarize(bg->frac, bg->n, &b);
-    cwb_summarize(r->cpu, r->n, &cpu);
-    /* Survival multiplies: of the share 1 - b the background left in
-     * place, the copy evicted own. Once the background took nearly all of
-     * the victim what is left is too little to divide. */
-    char own[16] = "n/a", lv[16] = "-", vb[48];
-    if (bg->n > 0 && 1 - b.median >= 0.2)
-        snprintf(own, sizeof own, "%.2f", 1 - (1 - f.median) / (1 - b.median));
-    if (!isnan(pushed))
-        snprintf(lv, sizeof lv, "%.2f", f.median / pushed);
-    printf("  %-22s %7.3f  [%6.3f, %6.3f] %9.3f %6s %7s %8.2f  %s\n", name, f.median, f.q1,
-           f.q3, b.median, own, lv, cpu.median * 1e3, vs_background(r, bg, vb, sizeof vb));
-    add_cell(res, p, name, "pollution", r);
-    add_cell(res, p, name, "pollution-bg", bg);
-}
-
-static void report(struct prun *p, struct prow *rows, struct cwb_results *res, int reps)
-{
-    size_t total = 0;
-    for (size_t j = 0; j < p->nrow; j++)
-        total += rows[j].n;
-    double *hot = malloc((total + 1) * sizeof *hot), *cold = malloc((total + 1) * sizeof *cold);
-    if (hot == NULL || cold == NULL) {
-        free(hot);
-        free(cold);
-        return;
-    }
-    /* Hot and cold walks pooled over every repetition of every row: one
-     * disturbed walk then moves a quartile, not a fraction. */
-    total = 0;
-    for (size_t j = 0; j < p->nrow; j++)
-        for (size_t k = 0; k < rows[j].n; k++) {
-            hot[total] = rows[j].hot[k];
-            cold[total++] = rows[j].cold[k];
-        }
-    struct cwb_summary h, c;
-    cwb_summarize(hot, total, &h);
-    cwb_summarize(cold, total, &c);
-    free(hot);
-    free(cold);
-    for (size_t j = 0; j < p->nrow; j++)
-        for (size_t k = 0; k < rows[j].n; k++)
-            rows[j].frac[k] = (rows[j].after[k] - h.median) / (c.median - h.median);
-    char a[32], b[32];
-    printf("victim %s: %s chain (%zu lines), walk hot %.2f ns/line (±%.0f%%), cold %.1f "
-           "ns/line (±%.0f%%) over %zu walks each; copy %s\n", p->v->name,
-           cwb_fmt_size(p->v->bytes, a, sizeof a), p->v->lines, h.median / (double)p->v->lines,
-           50 * (h.q3 - h.q1) / h.median, c.median / (double)p->v->lines,
-           50 * (c.q3 - c.q1) / c.median, total, cwb_fmt_size(p->copy_bytes, b, sizeof b));
-    if (!(c.median - h.median > 0.2 * c.median)) {
-        /* The rows stay, without a fraction: the table's shape (and the
-         * copy times) must not depend on what the host's timing allowed. */
-        printf("  not measurable: hot and cold walks within 20%% of each other (the level is "
-               "taken by other\n  tenants, or an emulator times every access alike), so no "
-               "evicted fraction can be told from noise\n");
-        printf("  %-22s %7s  %8s\n", "routine", "evicted", "copy ms");
-        for (size_t j = 0; j < p->nrt; j++) {
-            struct cwb_summary cpu;
-            if (rows[j].failed) {
-                printf("  %-22s FAILED\n", p->rt[j]->name);
-                continue;
-            }
-            if (rows[j].n == 0)
-                continue;
-            cwb_summarize(rows[j].cpu, rows[j].n, &cpu);
-            printf("  %-22s %7s  %8.2f\n", p->rt[j]->name, "n/a", cpu.median * 1e3);
-        }
-        return;
-    }
-    /* On a victim cache hierarchy (AMD: lines leaving the L2 go to the L3)
-     * a victim that left its level entirely reads far below 1: scale by the
-     * pushed-down reference too, so "left L2" = 1 means all of it left. */
-    double pushed = NAN;
-    struct cwb_summary ps;
-    memset(&ps, 0, sizeof ps);
-    if (p->nrow > 2 * p->nrt && rows[2 * p->nrt].n > 0) {
-        cwb_summarize(rows[2 * p->nrt].frac, rows[2 * p->nrt].n, &ps);
-        if (ps.median > 0.005)
-            pushed = ps.median;
-    }
-    char left[16] = "";
-    if (p->v->next != NULL)
-        snprintf(left, sizeof left, "left %s", p->v->name);
-    printf("  %-22s %7s  %-16s %9s %6s %7s %8s  %s\n", "routine", "evicted", "[q1, q3]",
-           "same wait", "own", left, "copy ms", "copy vs same wait");
-    for (size_t j = 0; j < p->nrt; j++)
-        print_row(p, rows, j, pushed, res);
-    if (p->nrow > 2 * p->nrt && rows[2 * p->nrt].n > 0)
-        printf("  %-22s %7.3f  [%6.3f, %6.3f]\n", "(victim pushed down)", ps.median, ps.q1,
-               ps.q3);
-    if (p->retried || p->disturbed)
-        printf("  %d windows repeated after a context switch, %d kept disturbed, of %zu\n",
-               p->retried, p->disturbed, (size_t)reps * p->nrow);
-}
-
 static int victim_run(struct prun *p, int reps, uint64_t *rng, struct cwb_results *res)
 {
     size_t nrow = p->nrow, n = (size_t)reps;
@@ -353,7 +196,7 @@ static int victim_run(struct prun *p, int reps, uint64_t *rng, struct cwb_result
     int rc = 0, oom = !rows || !order || !block || !p->dur || !p->ndur;
     for (size_t j = 0; !oom && j < nrow; j++) {
         double *b = block + j * 5 * n;
-        rows[j] = (struct prow){b, b + n, b + 2 * n, b + 3 * n, b + 4 * n, 0, 0};
+        rows[j] = (struct prow){b, b + n, b + 2 * n, b + 3 * n, b + 4 * n, 0, 0, 0, 0};
         order[j] = j;
     }
     if (!oom) {
@@ -379,7 +222,7 @@ static int victim_run(struct prun *p, int reps, uint64_t *rng, struct cwb_result
             cwb_progress_step((size_t)(p->units_per_rep * (r + 1)));
         }
         cwb_progress_clear();
-        report(p, rows, res, reps);
+        cwb_pollution_table(p, rows, res, reps);
     } else {
         fprintf(stderr, "cwbench: out of memory for the %s victim\n", p->v->name);
         rc = 1;
@@ -471,12 +314,14 @@ static int pollution_sizes(const struct cwb_opts *o, unsigned victims_mask, cons
     cwb_fill_pattern(p.src, max_copy, o->seed);
     printf("median and quartiles over %d repetitions, rows interleaved in a random order; "
            "victims: half the L1,\na quarter of the L2 and of the L3. Each walk after the copy "
-           "follows a victim re-walked until\nresident. \"same wait\": the evicted fraction "
-           "after a busy wait as long as that routine's\ncopy, what the rest of the machine "
-           "evicts meanwhile; \"own\": the share of what that background\nleft that the copy "
-           "evicted, 1 - (1 - evicted) / (1 - same wait); \"copy vs same wait\": Mann-\n"
-           "Whitney U, alpha 0.05. \"(victim pushed down)\": the whole victim one level down "
-           "(\"left\" = evicted\nover it).\n", reps);
+           "follows a victim re-walked until\nresident. evicted = (walk after - hot) / (cold - "
+           "hot), hot and cold the medians of all the\ntable's walks, clamped into [0, 1] "
+           "(\"clamped\": samples above 1 or below 0 before that). \"same\nwait\": the evicted "
+           "fraction after a busy wait as long as that routine's copy, what the rest of\nthe "
+           "machine evicts meanwhile; \"own\": the share of what that background left that the "
+           "copy evicted,\nmax(0, 1 - (1 - evicted) / (1 - same wait)); \"copy vs same wait\": "
+           "Mann-Whitney U and the HL\ndifference, alpha 0.05. \"(victim pushed down)\": the "
+           "whole victim one level down (\"left\" = evicted\nover it, at most 1).\n", reps);
     /* A migration between walks would read the victim from another core's
      * caches: stay on this CPU for the pollution runs unless --pin chose. */
     cpu_set_t saved;
