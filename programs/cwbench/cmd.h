@@ -69,6 +69,8 @@ int cwb_cmd_compare(int argc, char **argv);
 /* `cwbench info`: the policy in force (programs/cwbench/info.c). */
 int cwb_cmd_info(int argc, char **argv);
 int cwb_cmd_workload(int argc, char **argv);
+/* `cwbench exec`: a command timed with and without the shim (exec.c) */
+int cwb_cmd_exec(int argc, char **argv);
 
 /* One line "cwbench: <msg>" and the usage hint on stderr; returns 2. */
 int cwb_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

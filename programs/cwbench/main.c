@@ -57,6 +57,8 @@ static const char help[] =
     "  cwbench info                           the copy policy in force: every setting, its\n"
     "                                         value, the profile's value, its source\n"
     "  cwbench workload NAME | --list\n"
+    "  cwbench exec [--runs N] [--tuning T]... -- COMMAND [ARGS...]\n"
+    "                a command timed with and without the cachewise shim, interleaved\n"
     "  cwbench --list-routines\n"
     "\n"
     "common options:\n"
@@ -352,6 +354,8 @@ int main(int argc, char **argv)
             return cwb_cmd_compare(argc - 1, argv + 1);
         if (strcmp(c, "workload") == 0)
             return cwb_cmd_workload(argc - 1, argv + 1);
+        if (strcmp(c, "exec") == 0)
+            return cwb_cmd_exec(argc - 1, argv + 1);
         if (strcmp(c, "info") == 0)
             return cwb_cmd_info(argc - 1, argv + 1);
         if (strcmp(c, "help") == 0) {
