@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# cwbench statistics, result files, size distributions and `compare`.
+# cwbench statistics, result files, size distributions, `compare` and the
+# progress ETA.
 #
 # The sources are compiled straight into the tests, so they do not depend
 # on how programs/ packages cwbench.
@@ -8,16 +9,18 @@ set(CWB_UNIT_DATA ${CMAKE_CURRENT_LIST_DIR}/cwbench/data)
 add_library(cwbench_unit_objs OBJECT
   ${CWB_UNIT_SRC}/stats.c ${CWB_UNIT_SRC}/verdict.c ${CWB_UNIT_SRC}/results.c ${CWB_UNIT_SRC}/results_read.c
   ${CWB_UNIT_SRC}/results_write.c ${CWB_UNIT_SRC}/results_json.c
-  ${CWB_UNIT_SRC}/dist.c ${CWB_UNIT_SRC}/compare.c)
+  ${CWB_UNIT_SRC}/dist.c ${CWB_UNIT_SRC}/compare.c ${CWB_UNIT_SRC}/progress.c)
 target_include_directories(cwbench_unit_objs PUBLIC ${CWB_UNIT_SRC})
 
-foreach(t stats results dist)
+foreach(t stats results dist progress)
   add_executable(cwbench_test_${t} ${CMAKE_CURRENT_LIST_DIR}/cwbench/test_${t}.c)
   target_link_libraries(cwbench_test_${t} PRIVATE cwbench_unit_objs m)
 endforeach()
 add_test(NAME cwbench.stats COMMAND cwbench_test_stats)
 add_test(NAME cwbench.results COMMAND cwbench_test_results ${CWB_UNIT_DATA})
 add_test(NAME cwbench.dist COMMAND cwbench_test_dist ${CWB_UNIT_DATA})
+# the ETA on a simulated clock: sweeps whose cold cells cost 2-17x the hot ones
+add_test(NAME cwbench.progress COMMAND cwbench_test_progress)
 
 # compare on the command line: through test_results' built-in driver, and
 # through the real cwbench when it is built.

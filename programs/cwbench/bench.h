@@ -207,7 +207,7 @@ double cwb_run_median_gbps(const struct cwb_run *r);
 struct cwb_ceiling { double read_gbps, write_gbps, ceiling_gbps; size_t bytes; int n; };
 void cwb_measure_ceiling(struct cwb_engine *e, size_t bytes, struct cwb_ceiling *out);
 
-/* ---- Progress (stderr, only when it is a terminal) ----------------------- */
+/* ---- Progress on stderr (progress.c; progress.h has the plan and ETA) ---- */
 
 void cwb_progress_begin(const char *phase, size_t total);
 void cwb_progress_step(size_t done);

@@ -6,14 +6,37 @@
 #define CWB_PROGRESS_H
 
 #include <stddef.h>
+#include <stdio.h>
+
+#include "bench.h"
 
 /* --quiet: no progress at all. */
 void cwb_progress_set_quiet(int quiet);
 /* The whole command's work in the units its phases count (estimated
  * milliseconds, say): cwb_progress_begin(phase, total) then declares each
- * phase's share of it and the ETA is for what is left of the command, at
- * the pace measured so far. Without a plan a phase's ETA is its own. */
+ * phase's share of it, and the ETA is for what is left of the command.
+ * Phases of the same name are one class of work: what is left of a class
+ * costs what its units have cost so far, what no class has measured yet
+ * costs what all units have cost so far. Without a plan a phase is the
+ * whole of it. cwb_progress_plan(0) ends a plan. */
 void cwb_progress_plan(double units);
+/* cwb_progress_begin of a phase of `items` alike items (cells), each
+ * reported by one cwb_progress_step: the ETA then also reads the cost
+ * measured per item, not only per estimated unit. */
+void cwb_progress_begin_items(const char *phase, size_t total, size_t items);
+/* Seconds left, NAN while nothing has been measured. */
+double cwb_progress_eta(void);
+
+/* For tests: a clock in seconds instead of CLOCK_MONOTONIC (NULL: that
+ * again), and the stream the progress goes to with whether it is to be
+ * treated as a terminal (NULL: stderr, asked with isatty). */
+void cwb_progress_set_clock(double (*clock)(void));
+void cwb_progress_set_output(FILE *f, int tty);
+
+/* Estimated milliseconds of one sweep cell of nrt routines, `samples`
+ * samples each, `size`-byte copies in state st (measured shape: a cold
+ * cell of small copies costs 10-25x a hot one). */
+double cwb_progress_cell_ms(enum cwb_state st, size_t size, size_t nrt, int samples);
 
 /* Estimates for plans. Milliseconds of a pollution table (pollution.c):
  * nrt routines, a victim of `victim` bytes, copies of `copy` bytes. */

@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "dist.h"
+#include "progress.h"
 #include "stats.h"
 
 #define MAX_SWEEP_SIZES 128
@@ -291,9 +292,29 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
     printf("%-6s %-9s %-10s %-22s %10s %9s %*s %6s %8s\n", "state", "src:dst", "size",
            "routine", "ns", "GB/s", cwb_colw("±%", 5), "±%", "%ceil", "vs glibc");
     int failed = 0;
-    size_t done = 0;
-    cwb_progress_begin("sweep", total);
+    /* The plan in estimated milliseconds, one phase per state: a cold cell
+     * of small copies costs 10-25 hot ones, so counting cells would put
+     * the ETA of a hot,cold sweep 10x low at half way. Each state's cost
+     * is measured as its cells finish, and its estimate is only the
+     * starting point. */
+    double state_ms[3] = {0, 0, 0}, plan_ms = 0;
     for (size_t si = 0; si < nst; si++) {
+        for (size_t zi = 0; zi < nsz; zi++)
+            state_ms[si] += cwb_progress_cell_ms(st[si], sizes[zi], nrt, samples) *
+                            (double)(st[si] == CWB_RANDOM ? 1 : al->n);
+        plan_ms += state_ms[si];
+        /* The random state's reference buffer (the pool's size, touched
+         * page by page: seconds for 4x a large L3) is set up now, not in
+         * the first random cell, whose cost would stand for every other. */
+        if (st[si] == CWB_RANDOM && e.ref == NULL)
+            e.ref = cwb_alloc_huge(e.pool);
+    }
+    cwb_progress_plan(plan_ms);
+    for (size_t si = 0; si < nst; si++) {
+        static const char *const phase[3] = {"sweep hot", "sweep cold", "sweep random"};
+        double done_ms = 0;
+        cwb_progress_begin_items(phase[st[si]], (size_t)state_ms[si],
+                                 st[si] == CWB_RANDOM ? nsz : nsz * al->n);
         for (size_t ai = 0; ai < (st[si] == CWB_RANDOM ? 1 : al->n); ai++) {
             for (size_t zi = 0; zi < nsz; zi++) {
                 size_t size = sizes[zi];
@@ -337,11 +358,13 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
                     cwb_run_free(&runs[j]);
                 }
                 free(calls);
-                cwb_progress_step(++done);
+                done_ms += cwb_progress_cell_ms(st[si], size, nrt, samples);
+                cwb_progress_step((size_t)done_ms);
             }
         }
+        cwb_progress_end();
     }
-    cwb_progress_end();
+    cwb_progress_plan(0);
     align_summary(st, nst, al, sizes, nsz, rt, nrt, ns);
     cwb_print_preemption(&e);
     cwb_engine_free(&e);
