@@ -132,6 +132,76 @@ CW_API void *cw_memcpy_persist(void *CW_RESTRICT dst, const void *CW_RESTRICT sr
 CW_API void *cw_copy(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_t n,
                      unsigned hints);
 
+/* ---- Copies larger than one core can move --------------------------------- */
+
+/* One core moves a large copy at a fraction of what the memory system can
+ * (its outstanding misses bound it, not the DRAM), so a copy of hundreds of
+ * MiB goes faster split across cores. Two ways, with the same slices and
+ * the same policy; docs/PARALLEL.md has the design, its limits and figures.
+ * Common contract of both, besides the copies' common contract above:
+ *  - The policy (temporal, streaming or persist) is decided for the whole
+ *    n and the hints, exactly as cw_copy(dst, src, n, hints) decides it, and
+ *    every slice follows it: a slice of a copy at or above the streaming
+ *    threshold streams however small the slice is, and with CW_PERSIST
+ *    every slice persists (its stores written back and drained).
+ *  - Each slice ends with its own store fence where it streamed or
+ *    persisted, so a thread that joins the threads that copied (or is
+ *    otherwise ordered after them: pthread_join, a barrier, a release/acquire
+ *    pair) sees every byte.
+ *  - Unknown or contradictory hints (as cw_copy) or n > PTRDIFF_MAX: NULL,
+ *    errno = EINVAL, nothing copied. Overlapping buffers are not allowed.
+ *  - Slice i of k is [b(i), b(i+1)) of the copy, where b(0) = 0, b(k) = n
+ *    and otherwise b(i) is i*n/k (rounded down) rounded up to the next
+ *    multiple of G of the destination's address (dst + b(i) is a multiple of
+ *    G), at most n; G is 4096 when n/k >= 16 KiB, else 64 (the cache line).
+ *    So every byte is in exactly one slice, no two slices write one cache
+ *    line, and large slices begin on page boundaries (a NUMA-aware caller
+ *    can place each slice's pages on the node of the thread that copies
+ *    it). Some slices may be empty (small n, large k). */
+
+/** Copy slice i of k (0 <= i < k) of the copy cw_copy(dst, src, n, hints),
+ *  on the calling thread: each of k threads (any thread pool: pthreads,
+ *  OpenMP, a work queue) calls it with the same dst, src, n, hints and k and
+ *  its own i, and once every call has returned (and the caller is ordered
+ *  after them) [dst, dst+n) holds the copy. Calls for different i may run at
+ *  the same time; the library starts no thread. An empty slice touches
+ *  nothing. Returns dst; NULL with errno = EINVAL for bad hints, k == 0,
+ *  i >= k or n > PTRDIFF_MAX (nothing copied). Thread-safe, no lock. */
+CW_API void *cw_copy_part(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_t n,
+                          unsigned hints, unsigned i, unsigned k);
+
+/** cw_copy(dst, src, n, hints) split across up to nthreads threads, the
+ *  calling thread's included, from a pool of worker threads the library
+ *  starts on first need and keeps for reuse. Returns as cw_copy: dst, or
+ *  NULL with errno = EINVAL (nothing copied); on return the whole copy is
+ *  done and visible to the caller.
+ *   - nthreads == 0 takes the policy's parallel_threads setting (its
+ *     default 0: every CPU the caller may run on). The count is capped at
+ *     64, at the number of CPUs in the calling thread's affinity mask, and
+ *     at one thread per parallel_min/2 bytes.
+ *   - Below the parallel_min setting (default 4 MiB; CACHEWISE_PARALLEL_MIN,
+ *     docs/PARALLEL.md), or with one thread, the copy is made on the calling
+ *     thread alone, exactly as cw_copy: no thread is started or woken.
+ *   - Slices are taken dynamically by the caller and the workers (four per
+ *     thread), so a worker that wakes late costs little; which thread copies
+ *     which slice is not fixed (nothing here places slices by NUMA node).
+ *   - One copy uses the pool at a time: a call made while another copy owns
+ *     it copies on its own thread alone (never waits for the other copy), so
+ *     any number of threads may call at once, and no call can deadlock.
+ *   - Workers are created with every asynchronous signal blocked and the
+ *     caller's CPU affinity; a fault in a buffer (SIGSEGV, SIGBUS) is raised
+ *     in whichever thread touched it.
+ *   - If thread creation fails (RLIMIT_NPROC, memory), the copy uses the
+ *     workers that did start, or the caller alone; the failure is recorded
+ *     in cw_get_info()->parallel_note and not retried.
+ *   - fork(): the child starts with no pool (its workers do not exist
+ *     there) and starts a new one when a copy needs it; a fork during a
+ *     copy in another thread is safe.
+ *  Never used by cw_memcpy, cw_copy or the LD_PRELOAD shim: only a program
+ *  that calls this gets threads. Not async-signal-safe. */
+CW_API void *cw_copy_parallel(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_t n,
+                              unsigned hints, unsigned nthreads);
+
 /** Fault-tolerant copy, the userspace copy_from_user().
  *  Returns the number of bytes NOT copied (0 = all copied); on return
  *  [dst, dst + n - ret) holds the copy. When the first inaccessible byte is
@@ -351,6 +421,14 @@ struct cw_info {
      * (vendor, family, model, stepping, caches as reported, best
      * implementation): a file measured on another CPU is ignored. */
     const char *cpu_signature;
+    /* cw_copy_parallel's pool: the worker threads started in this process
+     * (the callers' threads not counted), and what happened when they were
+     * started: NULL until a copy first needs workers (and in a child after
+     * fork() until it does), then a sentence, which says so when thread
+     * creation failed. Written by that copy; read it from a thread ordered
+     * after it. */
+    int parallel_threads_started;
+    const char *parallel_note;
 };
 
 /** The system-wide tuning file read when CACHEWISE_TUNING is not set (in a

@@ -75,6 +75,14 @@ struct cwi_policy {
     /* the write-back instruction (enum cwi_flush_pref; never from a profile:
      * the CPU's features decide, unless a file or variable names one) */
     int flush_pref;
+    /* cw_copy_parallel (src/parallel.c): copies below parallel_min bytes
+     * stay on the caller's thread, and each extra thread gets at least
+     * parallel_min / 2 bytes; parallel_threads is the thread count a call
+     * with nthreads == 0 asks for, the caller's included (0: every CPU the
+     * caller may run on, at most 64). Never from a profile: no row has
+     * measured them yet. */
+    size_t parallel_min;
+    size_t parallel_threads;
 };
 
 /* The policy in force (src/policy.c). Written during initialisation only

@@ -62,6 +62,10 @@ static const struct setting_def {
     {"persist_small", "CACHEWISE_PERSIST_SMALL", K_ENUM,
      offsetof(struct cwi_policy, persist_small), persist_names, 0},
     {"flush", "CACHEWISE_FLUSH", K_ENUM, offsetof(struct cwi_policy, flush_pref), cwi_flush_pref_names, 0},
+    {"parallel_min", "CACHEWISE_PARALLEL_MIN", K_SIZE, offsetof(struct cwi_policy, parallel_min),
+     NULL, SIZE_MAX},
+    {"parallel_threads", "CACHEWISE_PARALLEL_THREADS", K_SIZE,
+     offsetof(struct cwi_policy, parallel_threads), NULL, 64},
     {"impl", "CACHEWISE_IMPL", K_IMPL, 0, NULL, 0},
 };
 #define N_SETTINGS (sizeof defs / sizeof defs[0])
