@@ -55,3 +55,9 @@ if(CW_SANITIZE MATCHES "thread")
     "TSAN_OPTIONS=string_append::die_after_fork=0")
 endif()
 
+# The benchmark of docs/PARALLEL.md: built here, run by hand (its figures are
+# no assertion); the smoke run checks only that its copies are right.
+add_executable(parallel_bench parallel_bench.c)
+target_link_libraries(parallel_bench PRIVATE cachewise)
+add_test(NAME parallel.bench_smoke COMMAND parallel_bench --smoke)
+set_tests_properties(parallel.bench_smoke PROPERTIES LABELS "parallel" TIMEOUT 120)
