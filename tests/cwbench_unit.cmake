@@ -57,3 +57,23 @@ while(cwb_drivers)
   cwb_cli_test(cwbench.compare.${kind}.bad_option ${exe} "compare|${d}/a.json|${d}/b.json|--frob" 2
     "" "unknown option '--frob'|usage:")
 endwhile()
+
+# Output the subcommands owe their readers: dist's chart (its data and
+# script are written whether or not gnuplot is installed), every
+# subcommand's options in --help, the pollution table's clamped column.
+if(TARGET cwbench)
+  set(cwbu_dir ${CMAKE_CURRENT_BINARY_DIR}/cwbench_unit)
+  file(MAKE_DIRECTORY ${cwbu_dir})
+  function(cwbu_test name args out files)
+    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DCWBS_CHECK=1 -DEXE=$<TARGET_FILE:cwbench>
+             "-DARGS=${args}" -DRC=0 "-DOUT=${out}" "-DFILES=${files}"
+             -P ${CMAKE_CURRENT_LIST_DIR}/cwbench_smoke.cmake)
+  endfunction()
+  cwbu_test(cwbench.plot.dist
+    "dist|${PROJECT_SOURCE_DIR}/data/memcpy-sizes/MemcpyGoogleA.sizes|--quick|--quiet|--routines|cw_memcpy,glibc_memcpy|--plot|${cwbu_dir}/distplot"
+    "Mcalls/s|HL ratio" "${cwbu_dir}/distplot/dist.dat|${cwbu_dir}/distplot/dist.gp")
+  cwbu_test(cwbench.help.subcommands "--help"
+    "cwbench workload writeback|--runs N|--csv FILE|--alpha X|cwbench exec|--allow-fail" "")
+  cwbu_test(cwbench.pollution.clamped "pollution|--quick|--quiet|--size|256K|--routines|cw_memcpy"
+    "clamped|same wait|copy vs same wait" "")
+endif()

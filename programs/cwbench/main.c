@@ -51,17 +51,26 @@ static const char help[] =
     "               [--a-off S:D] [--b-off S:D] [--calls N] [common]\n"
     "                A may equal B when offsets differ; --calls: random state only\n"
     "  cwbench compare A.json B.json [--alpha X]\n"
+    "                per-cell verdicts of two --json files; --alpha: significance level,\n"
+    "                0 < X < 0.5 (default 0.05); takes none of the options below\n"
     "  cwbench tune [--output FILE] [--install | --install-dir DIR] [--quick] [--samples N]\n"
     "               [--seed N] [--pin CPU]\n"
     "               measure this CPU's copy policy and write a tuning file (docs/TUNING.md)\n"
     "  cwbench info                           the copy policy in force: every setting, its\n"
-    "                                         value, the profile's value, its source\n"
-    "  cwbench workload NAME | --list\n"
-    "  cwbench exec [--runs N] [--tuning T]... -- COMMAND [ARGS...]\n"
+    "                                         value, the profile's value, its source (no\n"
+    "                                         options)\n"
+    "  cwbench workload writeback|pmemlog|cachedread [--quick] [--runs N] [--json FILE]\n"
+    "                [--csv FILE]    the kernel's experiments in userspace; --runs: samples\n"
+    "                per cell, 1..1000 (docs/WORKLOADS.md); these take none of the options below\n"
+    "  cwbench workload --list                the workloads\n"
+    "  cwbench exec [--runs N] [--shim PATH] [--tuning T]... [--seed N] [--show-output]\n"
+    "               [--allow-fail] -- COMMAND [ARGS...]\n"
     "                a command timed with and without the cachewise shim, interleaved\n"
+    "                (cwbench exec --help); takes none of the options below\n"
     "  cwbench --list-routines\n"
     "\n"
-    "common options:\n"
+    "common options (the default report, sweep, dist, pollution, --ab; tune takes --quick,\n"
+    "--samples, --seed, --pin and --quiet of them):\n"
     "  --quick          tiny sizes and few samples (smoke tests; numbers not meaningful)\n"
     "  --samples N      samples per cell after the warm-up (default 10, 3..100000)\n"
     "  --seed N         seed of the run order and random offsets (default 1)\n"
@@ -408,11 +417,7 @@ int main(int argc, char **argv)
             continue;
         }
         if (a[0] != '-') {
-            if (mode == M_AB && calls_given &&
-        (o.state == NULL || strcmp(o.state, "random") != 0))
-        return cwb_usage_error("--calls applies to --state random only (a hot or cold cell "
-                               "repeats one call)");
-    if (mode == M_DIST && o.file == NULL) {
+            if (mode == M_DIST && o.file == NULL) {
                 o.file = a;
                 continue;
             }
