@@ -675,7 +675,7 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
     (void)t;
     (void)o;
     return cwb_usage_error("tune needs the policy of the static library: build cwbench "
-                           "without -DCWB_LINK_SHARED=ON");
+                           "without -DCACHEWISE_BENCH_LINK_SHARED=ON");
 }
 #endif
 
