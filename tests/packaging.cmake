@@ -8,8 +8,10 @@
 #       clang and clang++ get --target=<the target's triple>
 #   packaging.embed    the source tree embedded with add_subdirectory and
 #       FetchContent builds the libraries only and leaves the parent's build
-#       type and options alone
-#   packaging.options  the top-level options' defaults and earlier names
+#       type and options alone; with no build type cachewise's own sources
+#       are compiled with -O2, the parent's as it says
+#   packaging.options  the top-level options' defaults, and their earlier
+#       names accepted with a deprecation message
 # core.install (tests/CMakeLists.txt, tests/test_install.sh) consumes the
 # installed package from separate projects.
 set(CW_PKG_DIR ${CMAKE_CURRENT_LIST_DIR}/packaging)
