@@ -449,7 +449,19 @@ CW_API const struct cw_info *cw_get_info(void);
 /** Library version as "major.minor.patch". */
 CW_API const char *cw_version(void);
 
-/* ---- Header fast path ----------------------------------------------------- */
+/* ---- Header fast paths ---------------------------------------------------- */
+
+/* The inline code below is compiled into the program (with GCC and clang).
+ * Defining CW_NO_INLINE before including this header turns all of it off:
+ * every call is then a call of the exported function. It stays free of
+ * warnings under the strict C and C++ flags users build with
+ * (tests/packaging/header_flags.sh), hence casts through CW__CAST, which
+ * is static_cast in C++ (-Wold-style-cast) and a plain cast in C. */
+#ifdef __cplusplus
+#define CW__CAST(type, expr) static_cast<type>(expr)
+#else
+#define CW__CAST(type, expr) ((type)(expr))
+#endif
 
 /* The kernel's memcpy_flushcache inlines constant 4, 8 and 16-byte copies as
  * movnti stores (no call, no flush needed: movnti bypasses the cache). The
@@ -462,13 +474,15 @@ CW_API const char *cw_version(void);
  * destination goes through void * (a direct cast from unsigned char * is an
  * error under clang -Wcast-align -Werror in the user's build). */
 #define CW__MOVNTI(type, dst, val) \
-    __asm__ volatile("movnti %1, %0" : "=m"(*(type *)(void *)(dst)) : "r"(val))
+    __asm__ volatile("movnti %1, %0" \
+                     : "=m"(*CW__CAST(type *, CW__CAST(void *, dst))) \
+                     : "r"(val))
 CW__INLINE void *cw_memcpy_flushcache(void *CW_RESTRICT dst, const void *CW_RESTRICT src,
                                       size_t n)
 {
     if (__builtin_constant_p(n) && (n == 4 || n == 8 || n == 16)) {
-        unsigned char *d = (unsigned char *)dst;
-        const unsigned char *s = (const unsigned char *)src;
+        unsigned char *d = CW__CAST(unsigned char *, dst);
+        const unsigned char *s = CW__CAST(const unsigned char *, src);
         uint32_t w4;
         uint64_t lo, hi;
         if (n == 4) {
@@ -496,6 +510,8 @@ static inline void *cw_memcpy_flushcache(void *CW_RESTRICT dst, const void *CW_R
     return cw_memcpy_flushcache_fn(dst, src, n);
 }
 #endif
+
+#undef CW__CAST
 
 #ifdef __cplusplus
 }

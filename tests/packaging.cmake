@@ -5,7 +5,8 @@
 #       with -Wall -Wextra -pedantic -Wcast-align -Wconversion -Werror and
 #       more; a compiler that is not installed is skipped. A cross build
 #       compiles it for the target: gcc and g++ are the cross compilers,
-#       clang and clang++ get --target=<the target's triple>
+#       clang and clang++ get --target=<the target's triple>; C++ with
+#       -Wold-style-cast -Wzero-as-null-pointer-constant (-Wuseless-cast, g++)
 #   packaging.embed    the source tree embedded with add_subdirectory and
 #       FetchContent builds the libraries only and leaves the parent's build
 #       type and options alone; with no build type cachewise's own sources

@@ -7,7 +7,9 @@
 # test), with the warnings users turn on and -Werror: at -O0 and -O2 (the
 # inline fast path only expands when optimising), with and without
 # CW_NO_INLINE. gcc's -Wcast-align says nothing on x86 unless =strict, so gcc
-# gets that form. Exits 77 (skipped) when the compiler is not installed.
+# gets that form. C++ adds what C++ projects turn on against C idioms:
+# -Wold-style-cast, -Wzero-as-null-pointer-constant and (g++ only)
+# -Wuseless-cast. Exits 77 (skipped) when the compiler is not installed.
 # FLAG...: given to every compilation (a cross build: --target=TRIPLE).
 # usage: header_flags.sh COMPILER HEADER SRC_DIR SCRATCH_DIR [FLAG...]
 set -euo pipefail
@@ -23,13 +25,14 @@ mkdir -p "$scratch/include"
 cp "$header" "$scratch/include/cachewise.h"
 
 case $("$compiler" --version 2>/dev/null | head -n1) in
-*clang*) align=-Wcast-align ;;
-*) align=-Wcast-align=strict ;;
+*clang*) align=-Wcast-align cxx_only=() ;;
+*) align=-Wcast-align=strict cxx_only=(-Wuseless-cast) ;;
 esac
 flags=(${extra[@]+"${extra[@]}"} -Wall -Wextra -pedantic -pedantic-errors "$align" -Wconversion
        -Wsign-conversion -Wshadow -Wundef -Werror -I"$scratch/include")
 case $compiler in
-*++*) file=$src/header_use.cpp stds=(c++11 c++14 c++17 c++20) ;;
+*++*) file=$src/header_use.cpp stds=(c++11 c++14 c++17 c++20)
+     flags+=(-Wold-style-cast -Wzero-as-null-pointer-constant ${cxx_only[@]+"${cxx_only[@]}"}) ;;
 *) file=$src/header_use.c stds=(c99 c11 c17)
    flags+=(-Wstrict-prototypes -Wmissing-prototypes) ;;
 esac

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Compiled by header_flags.cmake with every warning a user might turn on:
+/* Compiled by header_flags.sh with every warning a user might turn on:
  * the header must be self-contained (included first, and twice) and every
  * declaration and the inline fast path must be warning-free when used. */
 #include <cachewise.h>

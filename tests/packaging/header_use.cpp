@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The C++ side of header_flags.cmake: the header included first (and twice)
+// The C++ side of header_flags.sh: the header included first (and twice)
 // in a C++ translation unit, its declarations with C linkage, its types
 // usable from C++, every warning on.
 #include <cachewise.h>
