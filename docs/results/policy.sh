@@ -4,7 +4,7 @@
 # <cpu> named from CPUID (e.g. intel-6-207, amd-25-1).
 #   bash docs/results/policy.sh [BUILD_DIR] [topic...]
 # Topics: report hot l1edge large cold64 small nt srcnoreuse pollution flush
-# persist fill dist tunegap genericrow amdrules before tune (default: all but
+# persist fill dist tunegap genericrow exec amdrules before tune (default: all but
 # amdrules and before; amdrules needs BASE_BUILD, a build of commit db78e40;
 # before needs BASE_BUILD, a build of the commit to compare with). Each --ab run interleaves its two routines
 # sample by sample in one process; ratios are B/A with their 95% CI.
@@ -18,7 +18,7 @@ cpu=$("$CWB" info | sed -n 's/^cpu: .*(\([A-Za-z]*\) family \([0-9]*\) model \([
       sed 's/GenuineIntel/intel/; s/AuthenticAMD/amd/')
 OUT=$ROOT/docs/results/${cpu:-unknown}
 mkdir -p "$OUT"
-TOPICS=${*:-report hot l1edge large cold64 small nt srcnoreuse pollution flush persist fill dist tunegap genericrow tune}
+TOPICS=${*:-report hot l1edge large cold64 small nt srcnoreuse pollution flush persist fill dist tunegap genericrow exec tune}
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 run() { # run TOPIC cmd...
@@ -95,6 +95,9 @@ for t in $TOPICS; do
         for f in "$ROOT"/data/memcpy-sizes/*.sizes; do
             run dist dist "$f" --routines cw_memcpy,glibc_memcpy --samples 15 --pin 1
         done
+        for f in "$ROOT"/data/program-profiles/*.sizes; do
+            run dist dist "$f" --routines cw_memcpy,glibc_memcpy --samples 15 --pin 1
+        done
         for c in 4K 16K 64K 256K; do
             run dist dist "$ROOT/data/memcpy-sizes/MemcpyGoogleA.sizes" --routines cw_memcpy,glibc_memcpy \
                 --calls $c --samples 15 --pin 1
@@ -128,6 +131,14 @@ for t in $TOPICS; do
         CWB=$CWB_SAVE
         run before --quiet --json "$OUT/before-new.json"
         run before compare "$OUT/before-base.json" "$OUT/before-new.json" ;;
+    exec) # real programs with and without the shim (inputs as data/program-profiles/README.md)
+        tmp=$(mktemp -d)
+        tar -cf "$tmp/in.tar" -C "$ROOT" src programs docs data tests
+        seq 1 400000 | awk 'BEGIN { srand(1) } { print int(rand() * 1e9) " line " $1 }' >"$tmp/lines.txt"
+        PREFIX="(in.tar: this tree, 'tar -cf in.tar src programs docs data tests') " \
+            run exec exec --runs 20 -- taskset -c 1 xz -6 -k -c "$tmp/in.tar"
+        PREFIX="(lines.txt: 400000 random keys) " run exec exec --runs 20 -- taskset -c 1 sort -k1,1n "$tmp/lines.txt"
+        rm -rf "$tmp" ;;
     tune)
         run tune tune --output "$OUT/tuned.conf"
         CACHEWISE_TUNING=generic PREFIX="CACHEWISE_TUNING=generic " run tune tune --output "$OUT/tuned-from-generic.conf" ;;
