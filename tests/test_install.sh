@@ -9,8 +9,11 @@
 #   2. find_package(cachewise): C against the shared and the static target,
 #      C++ when a C++ compiler is there
 #   3. pkg-config: C with the warnings users turn on and -Werror (the header
-#      comes in with -I here, so its warnings would show), shared and static;
-#      C++
+#      comes in with -I here, so its warnings would show), shared; static as
+#      the README says: `pkg-config --static --libs cachewise` (a static
+#      program) and `pkg-config --libs cachewise-static` (the archive in a
+#      dynamic program), neither needing libcachewise.so (ldd, and the
+#      dynamic section); C++
 #   4. relocated: the prefix moved elsewhere, found again by pkg-config and
 #      by find_package; the examples built and run against it
 #   5. Python ctypes: the exported cw_memcpy_flushcache_fn (the header's
@@ -63,8 +66,8 @@ quiet "$scratch/install.log" "$cmake" --install "$build" --prefix "$prefix"
 so=$(find "$prefix" -name 'libcachewise.so.*.*.*' | head -n1)
 [ -n "$so" ] || { echo "FAIL: libcachewise.so.X.Y.Z not installed"; exit 1; }
 libdir=$(dirname "$so")
-for f in libcachewise.a pkgconfig/cachewise.pc cmake/cachewise/cachewiseConfig.cmake \
-         cmake/cachewise/cachewiseConfigVersion.cmake; do
+for f in libcachewise.a pkgconfig/cachewise.pc pkgconfig/cachewise-static.pc \
+         cmake/cachewise/cachewiseConfig.cmake cmake/cachewise/cachewiseConfigVersion.cmake; do
     [ -f "$libdir/$f" ] || { echo "FAIL: $libdir/$f not installed"; exit 1; }
 done
 [ -f "$prefix/share/doc/cachewise/LICENSE" ] || { echo "FAIL: LICENSE not installed"; exit 1; }
@@ -117,12 +120,30 @@ strict+=(-Wall -Wextra -pedantic -Wconversion -Werror -O2)
 "$cc" "${strict[@]}" -o "$scratch/pc_consumer" "$consumer/consumer.c" \
     $(pkg-config --cflags --libs cachewise) -Wl,-rpath,"$libdir"
 target "$scratch/pc_consumer"
+# no_libcachewise_so PROGRAM: it runs without libcachewise.so (not loaded,
+# not needed)
+no_libcachewise_so() {
+    local deps
+    deps=$(target_ldd "$1" 2>&1 || true)
+    if grep -q 'libcachewise\.so' <<<"$deps" ||
+       "${CW_READELF:-readelf}" -d "$1" | grep -q 'NEEDED.*libcachewise'; then
+        echo "FAIL: $(basename "$1") needs libcachewise.so:"; echo "$deps"; exit 1
+    fi
+}
 # shellcheck disable=SC2046
-"$cc" "${strict[@]}" -static-libgcc -o "$scratch/pc_consumer_static" "$consumer/consumer.c" \
-    $(pkg-config --cflags cachewise) "$libdir/libcachewise.a" $(pkg-config --static --libs-only-l cachewise | sed 's/-lcachewise//')
+"$cc" "${strict[@]}" -o "$scratch/pc_consumer_static" "$consumer/consumer.c" \
+    $(pkg-config --static --cflags --libs cachewise)
 target "$scratch/pc_consumer_static"
-grep -q libcachewise <<<"$(target_ldd "$scratch/pc_consumer_static")" \
-    && { echo "FAIL: static consumer linked the shared library"; exit 1; }
+no_libcachewise_so "$scratch/pc_consumer_static"
+# shellcheck disable=SC2046
+"$cc" "${strict[@]}" -o "$scratch/pc_consumer_static_dyn" "$consumer/consumer.c" \
+    $(pkg-config --cflags --libs cachewise-static)
+target "$scratch/pc_consumer_static_dyn"
+no_libcachewise_so "$scratch/pc_consumer_static_dyn"
+"${CW_READELF:-readelf}" -d "$scratch/pc_consumer_static_dyn" | grep -q 'NEEDED.*libc\.so' ||
+    { echo "FAIL: the cachewise-static consumer is not a dynamic program"; exit 1; }
+[ "$(pkg-config --modversion cachewise-static)" = "$version" ] ||
+    { echo "FAIL: cachewise-static.pc is not version $version"; exit 1; }
 if [ -n "$cxx" ]; then
     # shellcheck disable=SC2046
     "$cxx" "${strict[@]}" -o "$scratch/pc_consumer_cxx" "$consumer/consumer.cpp" \
