@@ -511,6 +511,77 @@ static inline void *cw_memcpy_flushcache(void *CW_RESTRICT dst, const void *CW_R
 }
 #endif
 
+/* cw_memcpy and cw_memmove of a small constant size, 1 to 32 bytes, become
+ * what a compiler makes of memcpy's: a few loads and stores in the caller,
+ * no call (a call and the library's size dispatch cost more than such a
+ * copy). Only sizes known at compile time, when optimising (at -O0
+ * __builtin_constant_p is false for an argument): every other call reaches
+ * the library as before. The contract is the functions' own (returns dst;
+ * n == 0 and larger sizes are the library's calls), and the bytes stored
+ * are those the library would store: it never streams a copy of 32 bytes
+ * or less. cw_memmove loads every byte before it stores one, so any overlap
+ * is copied right; it is built from fixed-width copies rather than
+ * __builtin_memmove, which GCC 12 expands only for 1, 2, 4, 8 and 16 bytes
+ * and otherwise turns into a call of libc's memmove. These are
+ * function-like macros: cw_memcpy without an argument list (a pointer to
+ * the function), (cw_memcpy)(d, s, n) and CW_NO_INLINE reach the exported
+ * function itself. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__aarch64__)) && \
+    !defined(CW_NO_INLINE)
+#define CW__INLINE static inline __attribute__((always_inline))
+#define CW__INLINE_MAX 32u
+CW__INLINE void *cw_memcpy_inline_(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_t n)
+{
+    if (__builtin_constant_p(n) && n - 1u < CW__INLINE_MAX)
+        return __builtin_memcpy(dst, src, n);
+    return (cw_memcpy)(dst, src, n);
+}
+/* The first and the last sizeof(type) bytes, loaded both before either is
+ * stored (they overlap when n < 2 * sizeof(type)). */
+#define CW__MOVE_ENDS(type, d, s, n) \
+    do { \
+        type head_, tail_; \
+        __builtin_memcpy(&head_, (s), sizeof(type)); \
+        __builtin_memcpy(&tail_, (s) + (n) - sizeof(type), sizeof(type)); \
+        __builtin_memcpy((d), &head_, sizeof(type)); \
+        __builtin_memcpy((d) + (n) - sizeof(type), &tail_, sizeof(type)); \
+    } while (0)
+CW__INLINE void *cw_memmove_inline_(void *dst, const void *src, size_t n)
+{
+    if (__builtin_constant_p(n) && n - 1u < CW__INLINE_MAX) {
+        unsigned char *d = CW__CAST(unsigned char *, dst);
+        const unsigned char *s = CW__CAST(const unsigned char *, src);
+        if (n >= 16) {
+            /* four 8-byte words: two 16-byte types would go through the
+             * stack under clang */
+            uint64_t w0, w1, w2, w3;
+            __builtin_memcpy(&w0, s, 8);
+            __builtin_memcpy(&w1, s + 8, 8);
+            __builtin_memcpy(&w2, s + n - 16, 8);
+            __builtin_memcpy(&w3, s + n - 8, 8);
+            __builtin_memcpy(d, &w0, 8);
+            __builtin_memcpy(d + 8, &w1, 8);
+            __builtin_memcpy(d + n - 16, &w2, 8);
+            __builtin_memcpy(d + n - 8, &w3, 8);
+        } else if (n >= 8) {
+            CW__MOVE_ENDS(uint64_t, d, s, n);
+        } else if (n >= 4) {
+            CW__MOVE_ENDS(uint32_t, d, s, n);
+        } else if (n >= 2) {
+            CW__MOVE_ENDS(uint16_t, d, s, n);
+        } else {
+            *d = *s;
+        }
+        return dst;
+    }
+    return (cw_memmove)(dst, src, n);
+}
+#undef CW__MOVE_ENDS
+#undef CW__INLINE_MAX
+#undef CW__INLINE
+#define cw_memcpy(dst, src, n) cw_memcpy_inline_((dst), (src), (n))
+#define cw_memmove(dst, src, n) cw_memmove_inline_((dst), (src), (n))
+#endif
 #undef CW__CAST
 
 #ifdef __cplusplus

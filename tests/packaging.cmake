@@ -7,6 +7,9 @@
 #       compiles it for the target: gcc and g++ are the cross compilers,
 #       clang and clang++ get --target=<the target's triple>; C++ with
 #       -Wold-style-cast -Wzero-as-null-pointer-constant (-Wuseless-cast, g++)
+#   packaging.inline.<compiler>  the code gcc and clang make at -O2 of a
+#       constant-size cw_memcpy/cw_memmove (inline_copy.c): no call for 1-32
+#       bytes, the library's call past that and without the inline path
 #   packaging.embed    the source tree embedded with add_subdirectory and
 #       FetchContent builds the libraries only and leaves the parent's build
 #       type and options alone; with no build type cachewise's own sources
@@ -35,6 +38,16 @@ if(CMAKE_CROSSCOMPILING)
     set(CW_PKG_HDR_clang++ clang++ --target=${CMAKE_C_LIBRARY_ARCHITECTURE})
   endif()
 endif()
+# (a copy of each command: the loop below takes its lists apart)
+foreach(compiler gcc clang)
+  set(cw_cmd ${CW_PKG_HDR_${compiler}})
+  list(POP_FRONT cw_cmd cw_cc)
+  add_test(NAME packaging.inline.${compiler} COMMAND ${CW_PKG_BASH}
+    ${CW_PKG_DIR}/inline_copy.sh ${cw_cc} ${PROJECT_SOURCE_DIR}/include ${CW_PKG_DIR}
+    ${CW_PKG_WORK}/inline-${compiler} ${cw_cmd})
+  set_tests_properties(packaging.inline.${compiler} PROPERTIES
+    LABELS packaging SKIP_RETURN_CODE 77 TIMEOUT 60)
+endforeach()
 foreach(compiler gcc g++ clang clang++)
   list(POP_FRONT CW_PKG_HDR_${compiler} cw_cc)
   add_test(NAME packaging.header.${compiler} COMMAND ${CW_PKG_BASH}

@@ -33,6 +33,19 @@ int cw_header_use(void *dst, const void *src, size_t n)
     bad |= info->n_errors > CW_INFO_MAX_ERRORS || info->n_settings < 0;
     bad |= cw_version()[0] != '0' + CW_VERSION_MAJOR;
     bad |= CW_VERSION_MINOR < 0 || CW_VERSION_PATCH < 0;
+    /* the inline cw_memcpy/cw_memmove: constant sizes inside and just past
+     * the inline range, an overlapping move, n == 0 with NULL (the library's
+     * call, no builtin given NULL), and the function itself */
+    bad |= cw_memcpy(small, src, 8) != small;
+    bad |= cw_memcpy(small, src, sizeof small) != small;
+    bad |= cw_memcpy(dst, src, 32) != dst;
+    bad |= cw_memcpy(dst, src, 33) != dst;
+    bad |= cw_memmove(small + 1, small, 15) != small + 1;
+    bad |= cw_memmove(dst, src, 1) != dst;
+    bad |= cw_memmove(dst, src, 31) != dst;
+    bad |= cw_memcpy(NULL, NULL, 0) != NULL;
+    bad |= cw_memmove(NULL, NULL, 0) != NULL;
+    bad |= (cw_memcpy)(dst, src, 8) != dst;
     bad |= CW_SYSTEM_TUNING_FILE[0] != '/';
     bad |= small[0] != 0 && CW_SETTING_VALUE_LEN == 0 && CW_INFO_ERROR_LEN == 0;
     return bad;

@@ -39,5 +39,16 @@ int cw_header_use_cxx(unsigned char *dst, const unsigned char *src, std::size_t 
     bad |= info->n_errors > CW_INFO_MAX_ERRORS || info->settings == nullptr;
     bad |= cw_version()[0] != '0' + CW_VERSION_MAJOR;
     bad |= small[0] != 0 && CW_VERSION_MINOR + CW_VERSION_PATCH < 0;
+    // the inline cw_memcpy/cw_memmove (header_use.c says which cases)
+    bad |= cw_memcpy(small, src, 8) != small;
+    bad |= cw_memcpy(small, src, sizeof small) != small;
+    bad |= cw_memcpy(dst, src, 32) != dst;
+    bad |= cw_memcpy(dst, src, 33) != dst;
+    bad |= cw_memmove(small + 1, small, 15) != small + 1;
+    bad |= cw_memmove(dst, src, 1) != dst;
+    bad |= cw_memmove(dst, src, 31) != dst;
+    bad |= cw_memcpy(nullptr, nullptr, 0) != nullptr;
+    bad |= cw_memmove(nullptr, nullptr, 0) != nullptr;
+    bad |= (cw_memcpy)(dst, src, 8) != dst;
     return bad;
 }
