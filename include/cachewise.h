@@ -42,8 +42,13 @@ extern "C" {
 #define CW_RESTRICT restrict
 #endif
 
+/* The version of this header and of the library built with it: the one
+ * version source (CMakeLists.txt reads these three lines for the project,
+ * the SONAME and the package files; cw_version() is made of them). A
+ * program compares its own with the library it runs with by
+ * cw_check_version(CW_VERSION_MAJOR, CW_VERSION_MINOR). */
 #define CW_VERSION_MAJOR 0
-#define CW_VERSION_MINOR 1
+#define CW_VERSION_MINOR 2
 #define CW_VERSION_PATCH 0
 
 #if defined(__GNUC__)
@@ -353,6 +358,9 @@ CW_API int cw_impl_select(const char *name);
  *  force came from: "table" (the built-in profile), "file" (a tuning file)
  *  or "env" (its CACHEWISE_* variable). Values are written as a tuning file
  *  takes them ("1536K", "align-dst", ...). */
+/* cw_info's settings is an array of these, so struct cw_setting never
+ * changes size within a major version (a program built against another
+ * size would step through the array wrongly); struct cw_info may grow. */
 struct cw_setting {
     const char *name;
     const char *env;
@@ -361,6 +369,8 @@ struct cw_setting {
     const char *source;
 };
 
+/* Filled by the library; only ever grown at its end, one release's fields
+ * after the last's (cw_info_size() says where the loaded library's ends). */
 struct cw_info {
     /* CPU features, 1 = usable (for vector ISAs: CPUID and OS-enabled state) */
     int sse2, avx2, avx512f, avx512bw, avx512vl;
@@ -446,8 +456,33 @@ struct cw_info {
  *  impl/impl_source follow cw_impl_select(). */
 CW_API const struct cw_info *cw_get_info(void);
 
-/** Library version as "major.minor.patch". */
+/** Library version as "major.minor.patch" (the loaded library's, which
+ *  may be newer than the header's CW_VERSION_*). */
 CW_API const char *cw_version(void);
+
+/** Whether the loaded library serves a program built against the header of
+ *  version major.minor, like libpmem's pmem_check_version(); a program
+ *  passes its own header's numbers: cw_check_version(CW_VERSION_MAJOR,
+ *  CW_VERSION_MINOR). Returns 0 when the library's major version equals
+ *  major and its minor version is at least minor (the patch level does not
+ *  count: within a major version functions and fields are only added,
+ *  CHANGELOG.md); otherwise -1 with errno = ENOTSUP (a library older than
+ *  that header, or of another major version). errno is left unchanged on
+ *  success. Needs no initialisation; thread-safe and async-signal-safe.
+ *  New in 0.2.0 (symbol version node CACHEWISE_0.2): a program that calls
+ *  it does not load at all with a 0.1 library (the dynamic linker names
+ *  the missing node), which is the same verdict given earlier. */
+CW_API int cw_check_version(unsigned major, unsigned minor);
+
+/** sizeof(struct cw_info) in the loaded library: the fields it fills are
+ *  those that end within this size. struct cw_info only grows at its end,
+ *  so a program built against a newer header than the library reads a
+ *  field only when offsetof(struct cw_info, field) + sizeof(field) <=
+ *  cw_info_size() (the struct the program was compiled with may be larger
+ *  than the one cw_get_info() points to). New in 0.2.0 (CACHEWISE_0.2),
+ *  so every field the 0.2.0 header declares is there when it exists.
+ *  Needs no initialisation; thread-safe and async-signal-safe. */
+CW_API size_t cw_info_size(void);
 
 /* ---- Header fast paths ---------------------------------------------------- */
 

@@ -589,7 +589,30 @@ const struct cw_info *cw_get_info(void)
     return &cwi_info;
 }
 
+/* Made of the header's CW_VERSION_* macros, the one version source
+ * (CMakeLists.txt takes the project's version, hence the SONAME and the
+ * package files, from the same three lines). */
+#define CWI_STR_(x) #x
+#define CWI_STR(x) CWI_STR_(x)
 const char *cw_version(void)
 {
-    return "0.1.0";
+    return CWI_STR(CW_VERSION_MAJOR) "." CWI_STR(CW_VERSION_MINOR) "." CWI_STR(
+        CW_VERSION_PATCH);
+}
+
+/* Compatible: the same major version, and at least the minor version the
+ * caller's header had (the ABI promise, CHANGELOG.md: within a major
+ * version nothing is removed or changed, so a newer minor version has all
+ * an older one had). Constants only: no initialisation, no lock. */
+int cw_check_version(unsigned major, unsigned minor)
+{
+    if (major == CW_VERSION_MAJOR && minor <= CW_VERSION_MINOR)
+        return 0;
+    errno = ENOTSUP;
+    return -1;
+}
+
+size_t cw_info_size(void)
+{
+    return sizeof(struct cw_info);
 }

@@ -12,11 +12,13 @@ add_library(cwbench_unit_objs OBJECT
   ${CWB_UNIT_SRC}/dist.c ${CWB_UNIT_SRC}/compare.c ${CWB_UNIT_SRC}/progress.c)
 target_include_directories(cwbench_unit_objs PUBLIC ${CWB_UNIT_SRC})
 
-foreach(t stats results dist progress)
+foreach(t stats verdict results dist progress)
   add_executable(cwbench_test_${t} ${CMAKE_CURRENT_LIST_DIR}/cwbench/test_${t}.c)
   target_link_libraries(cwbench_test_${t} PRIVATE cwbench_unit_objs m)
 endforeach()
 add_test(NAME cwbench.stats COMMAND cwbench_test_stats)
+# the one decision of every verdict, on samples that make its estimates part
+add_test(NAME cwbench.verdict COMMAND cwbench_test_verdict)
 add_test(NAME cwbench.results COMMAND cwbench_test_results ${CWB_UNIT_DATA})
 add_test(NAME cwbench.dist COMMAND cwbench_test_dist ${CWB_UNIT_DATA})
 # the ETA on a simulated clock: sweeps whose cold cells cost 2-17x the hot ones

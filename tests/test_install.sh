@@ -74,6 +74,11 @@ done
 
 version=$(sed -n 's/^Version: *//p' "$libdir/pkgconfig/cachewise.pc")
 major=${version%%.*}
+# one version: the installed header's CW_VERSION_* are the package's
+hdr_version=$(sed -nE 's/^#define CW_VERSION_(MAJOR|MINOR|PATCH) +([0-9]+) *$/\2/p' \
+              "$prefix/include/cachewise.h" | paste -sd.)
+[ "$hdr_version" = "$version" ] ||
+    { echo "FAIL: the installed header says $hdr_version, the package $version"; exit 1; }
 [ "$(basename "$so")" = "libcachewise.so.$version" ] \
     || { echo "FAIL: $(basename "$so") does not carry the package version $version"; exit 1; }
 soname=$("$objdump" -p "$libdir/libcachewise.so" | awk '$1 == "SONAME" {print $2}')
@@ -119,7 +124,9 @@ strict+=(-Wall -Wextra -pedantic -Wconversion -Werror -O2)
 # shellcheck disable=SC2046
 "$cc" "${strict[@]}" -o "$scratch/pc_consumer" "$consumer/consumer.c" \
     $(pkg-config --cflags --libs cachewise) -Wl,-rpath,"$libdir"
-target "$scratch/pc_consumer"
+target "$scratch/pc_consumer" | tee "$scratch/pc_consumer.out"
+grep -q "cachewise $version," "$scratch/pc_consumer.out" ||
+    { echo "FAIL: cw_version() of the installed library is not $version"; exit 1; }
 # no_libcachewise_so PROGRAM: it runs without libcachewise.so (not loaded,
 # not needed)
 no_libcachewise_so() {

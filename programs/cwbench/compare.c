@@ -175,14 +175,14 @@ int cwb_cmd_compare(int argc, char **argv)
             width = strlen(label);
     }
     printf("A: %s\nB: %s\n", files[0], files[1]);
-    printf("change: the Hodges-Lehmann estimate of B/A - 1 in the cell's own unit (of B - A "
+    printf("HL B/A-1: the Hodges-Lehmann estimate of B/A - 1 in the cell's own unit (of B - A "
            "where values can be <= 0),\nso it moves the way the medians do; CI %g%% (Moses); p: "
            "two-sided Mann-Whitney U, alpha %g;\nverdict: faster/SLOWER for rates, better/WORSE "
            "where lower is better, \"inconsistent\" where the\nestimate and the medians point "
            "opposite ways (two-mode or skewed samples: no verdict)\n\n",
            100 * (1 - alpha), alpha);
     printf("%-*s  %13s  %13s  %8s  %18s  %7s  %s\n", (int)width, "cell", "median A", "median B",
-           "change", "CI", "p", "verdict");
+           "HL B/A-1", "CI", "p", "verdict");
     size_t nratios = 0, nslower = 0, nfaster = 0, nfew = 0, ninc = 0;
     for (size_t i = 0; i < A.n_cells; i++) {
         if (match[i] == (size_t)-1)

@@ -25,9 +25,10 @@ static const char *vs_background(const struct prow *r, const struct prow *bg, ch
     if (bg->n == 0 || cwb_compare_shift(bg->frac, bg->n, r->frac, r->n, 0.05, &c) != 0)
         return "-";
     int dir = cwb_cmp_direction(&c, 1); /* +1: the copy's fraction is higher */
-    snprintf(buf, cap, "%s (p%s%.3f)%s",
+    double d = round(c.ratio * 1000) / 1000;
+    snprintf(buf, cap, "%s, HL %+.3f (p%s%.3f)%s",
              c.inconsistent ? "inconsistent" : dir > 0 ? "above" : dir < 0 ? "below" : "within",
-             c.p < 0.001 ? "<" : "=", c.p < 0.001 ? 0.001 : c.p,
+             d == 0 ? 0.0 : d, c.p < 0.001 ? "<" : "=", c.p < 0.001 ? 0.001 : c.p,
              r->n < CWB_MIN_SAMPLES || bg->n < CWB_MIN_SAMPLES ? ", few samples" : "");
     return buf;
 }
@@ -81,7 +82,7 @@ static void print_row(const struct prun *p, const struct prow *rows, size_t j, d
      * the victim what is left is too little to divide. With both fractions
      * in [0, 1] own is at most 1; a copy that evicted less than its
      * background (noise) evicted nothing of its own: 0. */
-    char own[16] = "n/a", lv[16] = "-", vb[48], cl[48];
+    char own[16] = "n/a", lv[16] = "-", vb[80], cl[48];
     if (bg->n > 0 && 1 - b.median >= 0.2) {
         double o = 1 - (1 - f.median) / (1 - b.median);
         snprintf(own, sizeof own, "%.2f", o > 0 ? o : 0.0);

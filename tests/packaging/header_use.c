@@ -33,6 +33,8 @@ int cw_header_use(void *dst, const void *src, size_t n)
     bad |= info->n_errors > CW_INFO_MAX_ERRORS || info->n_settings < 0;
     bad |= cw_version()[0] != '0' + CW_VERSION_MAJOR;
     bad |= CW_VERSION_MINOR < 0 || CW_VERSION_PATCH < 0;
+    bad |= cw_check_version(CW_VERSION_MAJOR, CW_VERSION_MINOR) != 0;
+    bad |= cw_info_size() < sizeof *info;
     /* the inline cw_memcpy/cw_memmove: constant sizes inside and just past
      * the inline range, an overlapping move, n == 0 with NULL (the library's
      * call, no builtin given NULL), and the function itself */

@@ -39,6 +39,8 @@ int cw_header_use_cxx(unsigned char *dst, const unsigned char *src, std::size_t 
     bad |= info->n_errors > CW_INFO_MAX_ERRORS || info->settings == nullptr;
     bad |= cw_version()[0] != '0' + CW_VERSION_MAJOR;
     bad |= small[0] != 0 && CW_VERSION_MINOR + CW_VERSION_PATCH < 0;
+    bad |= cw_check_version(CW_VERSION_MAJOR, CW_VERSION_MINOR) != 0;
+    bad |= cw_info_size() < sizeof *info;
     // the inline cw_memcpy/cw_memmove (header_use.c says which cases)
     bad |= cw_memcpy(small, src, 8) != small;
     bad |= cw_memcpy(small, src, sizeof small) != small;
