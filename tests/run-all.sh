@@ -24,13 +24,25 @@
 #     (labels copy, persist, safe) again under $CW_QEMU_CPU_NODPB (default
 #     cortex-a57: ARMv8.0, no DC CVAP) so that the DC CVAC path runs; copy
 #     sizes capped at $CW_QEMU_MAX_SIZE (16M) (docs/AARCH64.md)
+#   8 x86-64 CPU matrix under qemu-user (tests/cpu_matrix.sh): stage 1's
+#     build (built here if stage 1 did not run) under qemu-x86_64 -cpu MODEL
+#     for one model per row of the policy table and per ISA step qemu can
+#     execute (SSE2 only, AVX, AVX2; it cannot execute AVX-512): the profile,
+#     implementations, cw_memcpy entry and caches detected against the
+#     script's table, CACHEWISE_IMPL and cw_impl_select for every
+#     implementation, and the copy, move, fill, flush, hostile-argument and
+#     cw_copy_safe fault tests with each runnable implementation forced, copy
+#     sizes capped at $CW_MATRIX_MAX_SIZE (1M); per-model logs in
+#     $CW_BUILD_ROOT/logs/stage8
 # Environment: CW_BUILD_ROOT, CW_STAGES (e.g. "1 5"), CW_JOBS, CW_FUZZ_SECONDS,
-# CW_VALGRIND_IMPL, CW_SAN_MAX_SIZE, CW_QEMU_MAX_SIZE, CW_QEMU_CPU_NODPB.
+# CW_VALGRIND_IMPL, CW_SAN_MAX_SIZE, CW_QEMU_MAX_SIZE, CW_QEMU_CPU_NODPB,
+# CW_MATRIX_MAX_SIZE.
 # Exit status 0 only if every stage that ran passed; a stage whose tool is
 # missing (valgrind, clang; for stage 7 gcc-aarch64-linux-gnu,
-# libc6-dev-arm64-cross or qemu-user) is reported as SKIPPED. The last line on success
+# libc6-dev-arm64-cross or qemu-user; for stage 8 qemu-user or an x86-64
+# host) is reported as SKIPPED. The last line on success
 # is "N passed, 0 failed", N counting CTest tests plus the valgrind and
-# fuzzer runs.
+# fuzzer runs and the CPU matrix's checks.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,7 +50,7 @@ BUILD_ROOT=${CW_BUILD_ROOT:-$ROOT/build-ci}
 mkdir -p "$BUILD_ROOT/logs"
 BUILD_ROOT=$(cd "$BUILD_ROOT" && pwd)
 LOGS=$BUILD_ROOT/logs
-STAGES=${CW_STAGES:-1 2 3 4 5 6 7}
+STAGES=${CW_STAGES:-1 2 3 4 5 6 7 8}
 JOBS=${CW_JOBS:-$(nproc 2>/dev/null || echo 2)}
 FUZZ_SECONDS=${CW_FUZZ_SECONDS:-20}
 SAN_MAX_SIZE=${CW_SAN_MAX_SIZE:-16M}
@@ -265,6 +277,56 @@ stage_qemu() {
     cmake -S "$ROOT" -B "$dir" -DCW_QEMU_CPU=max >>"$log" 2>&1 || true
 }
 
+# The x86-64 CPU matrix: stage 1's build (the same configuration: the
+# binaries it tested natively) under qemu-x86_64, one emulated CPU per row
+# of tests/cpu_matrix.sh's table.
+stage_cpu_matrix() {
+    local dir=$BUILD_ROOT/gcc log=$LOGS/stage8.log t0 rc=0 line
+    t0=$(now)
+    if [ "$(uname -m)" != x86_64 ]; then
+        echo "== [8] x86-64 CPU matrix: SKIPPED (not an x86-64 host)"
+        record "[8] x86-64 CPU matrix" SKIPPED 0 0 0 "not an x86-64 host"
+        return
+    fi
+    if ! command -v qemu-x86_64 >/dev/null 2>&1; then
+        echo "== [8] x86-64 CPU matrix: SKIPPED (qemu-user not installed)"
+        record "[8] x86-64 CPU matrix" SKIPPED 0 0 0 "qemu-user not installed"
+        return
+    fi
+    : >"$log"
+    echo "== [8] x86-64 CPU matrix under qemu-x86_64  (log: $log)"
+    # Configured again even when stage 1 built it: a build directory made
+    # before tests/cpu_matrix.cmake existed has no helper targets yet.
+    if ! configure_build "$dir" "$log" -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release \
+        -DCW_WERROR=ON -- --target cpu_matrix_probe cpu_matrix_safe test_copy test_memmove \
+        test_memset test_flush test_hostile test_env test_env_now; then
+        echo "  FAIL: configure/build"
+        show_failure "$log"
+        record "[8] x86-64 CPU matrix" FAIL 0 1 $(($(now) - t0)) "build failed"
+        return
+    fi
+    local out=$LOGS/stage8.matrix
+    CW_JOBS=$JOBS CW_MATRIX_MAX_SIZE=${CW_MATRIX_MAX_SIZE:-1M} \
+        bash "$ROOT/tests/cpu_matrix.sh" "$dir" "$LOGS/stage8" >"$out" 2>&1 || rc=$?
+    cat "$out" >>"$log"
+    # the per-model lines and failures, then the totals
+    sed -n '/^  /p' "$out"
+    line=$(grep -E '^cpu matrix: [0-9]+ passed, [0-9]+ failed' "$out" | tail -n1 || true)
+    if [ -z "$line" ]; then
+        echo "  FAIL: the matrix did not run (exit $rc)"
+        show_failure "$log"
+        record "[8] x86-64 CPU matrix" FAIL 0 1 $(($(now) - t0)) "did not run"
+        return
+    fi
+    local passed failed
+    passed=$(sed -E 's/^cpu matrix: ([0-9]+) passed.*/\1/' <<<"$line")
+    failed=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+    [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
+    echo "  $passed passed, $failed failed"
+    record "[8] x86-64 CPU matrix" "$([ "$failed" -eq 0 ] && echo PASS || echo FAIL)" \
+        "$passed" "$failed" $(($(now) - t0)) "qemu-x86_64, see $LOGS/stage8"
+}
+
 start=$(now)
 echo "cachewise tests: $ROOT -> $BUILD_ROOT (stages: $STAGES, jobs: $JOBS)"
 for s in $STAGES; do
@@ -289,6 +351,7 @@ for s in $STAGES; do
     5) stage_valgrind ;;
     6) stage_fuzz ;;
     7) stage_qemu ;;
+    8) stage_cpu_matrix ;;
     *) echo "unknown stage '$s' in CW_STAGES" >&2; exit 2 ;;
     esac
 done
