@@ -23,7 +23,7 @@ endif()
 
 # Test programs: the copies go through volatile function pointers and
 # -fno-builtin, so the compiler cannot inline them past the shim.
-foreach(p known_calls copies chk_fail mt forkexec early)
+foreach(p known_calls copies chk_fail mt forkexec early closes_stderr)
   add_executable(cwp_${p} ${CWP_DIR}/${p}.c)
   target_compile_options(cwp_${p} PRIVATE -fno-builtin -U_FORTIFY_SOURCE)
   target_link_libraries(cwp_${p} PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
@@ -71,6 +71,10 @@ set_tests_properties(preload_threads_shared_slot PROPERTIES ENVIRONMENT
 cwp_test(early ${CWP_DIR}/early.sh ${CWP_SHIM} $<TARGET_FILE:cwp_early> ${CWP_WORK}/early)
 cwp_test(forkexec ${CWP_DIR}/forkexec.sh ${CWP_SHIM} $<TARGET_FILE:cwp_forkexec>
   ${CWP_WORK}/forkexec)
+# The profile's file name in the verbose line (%p expanded), and a failure
+# to write it reported although the program closed fd 2 before exit.
+cwp_test(stderr ${CWP_DIR}/stderr.sh ${CWP_SHIM} $<TARGET_FILE:cwp_closes_stderr>
+  ${CWP_WORK}/stderr)
 
 # Real programs from the system, output compared byte for byte. In a cross
 # build they are the host's and cannot load the target's shim: real.sh

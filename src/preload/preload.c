@@ -114,7 +114,11 @@ static void say_loaded(void)
         snprintf(src, sizeof src, "off");
     else
         snprintf(src, sizeof src, "%zu", cwp_srcnta_threshold);
+    /* the name this process writes, %p expanded: the file to look for */
+    char prof_name[PATH_MAX + 32];
     const char *prof = cwp_profile_path();
+    if (prof != NULL && cwp_profile_name(prof_name, sizeof prof_name) == 0)
+        prof = prof_name;
     int len = snprintf(line, sizeof line,
                        "cachewise-preload: loaded (cachewise %s): memcpy, memmove, mempcpy and "
                        "their __*_chk interposed; nt_threshold=%zu (%s) "

@@ -61,6 +61,9 @@ CWI_HIDDEN void cwp_setup(void);
 CWI_HIDDEN void cwp_setup_late(void);
 /* The profile's path template (absolute, with %p), or NULL when not profiling. */
 CWI_HIDDEN const char *cwp_profile_path(void);
+/* The file this process writes its profile to (the template with %p and %%
+ * expanded) into buf; 0, or -1 when not profiling or too long for cap. */
+CWI_HIDDEN int cwp_profile_name(char *buf, size_t cap);
 /* Write the profile now (exit, signal). Async-signal-safe. */
 CWI_HIDDEN void cwp_write(void);
 /* The rare cases of cwp_record: this thread has no slot yet, or counts

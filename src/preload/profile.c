@@ -19,6 +19,7 @@
 #include <string.h> /* strerrordesc_np: a table lookup, async-signal-safe */
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,6 +54,21 @@ static uint64_t g_count[CWP_NBUCKETS];
 static uint64_t g_big[CWP_NLOG];
 static uint64_t g_calls[CWP_NFN], g_nt_calls, g_nt_bytes, g_sn_calls, g_sn_bytes;
 
+/* The profile is written at exit, and many programs close fd 2 before that
+ * (coreutils' close_stdout, xz, sort and echo among them): a write(2) of a
+ * failure would then go nowhere, or into whatever file took fd 2 since.
+ * So while profiling the shim keeps its own duplicate of the stderr the
+ * program started with (close-on-exec, from CWP_ERR_FD_MIN up, out of the
+ * way of the low numbers programs open and reuse), with that file's
+ * identity: a descriptor the program closed or replaced (closefrom, dup2)
+ * is not ours any more, and then only a fd 2 that is still that same file
+ * is written to. -1: no duplicate (not profiling, or no stderr at start-up),
+ * fd 2 as before. */
+#define CWP_ERR_FD_MIN 100
+static int g_err_fd = -1;
+static dev_t g_err_dev;
+static ino_t g_err_ino;
+
 /* ---- small async-signal-safe helpers ---- */
 
 static size_t str_len(const char *s)
@@ -86,12 +102,45 @@ static char *u64_str(char buf[24], uint64_t v)
     return p;
 }
 
+static int is_err_file(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && st.st_dev == g_err_dev && st.st_ino == g_err_ino;
+}
+
+/* Where a message goes: the duplicate while it is still the start-up
+ * stderr, else fd 2 if that is; -1: neither (nothing is written). */
+static int err_fd(void)
+{
+    if (g_err_fd < 0)
+        return 2;
+    if (is_err_file(g_err_fd))
+        return g_err_fd;
+    return is_err_file(2) ? 2 : -1;
+}
+
+static void keep_stderr(void)
+{
+    int fd = fcntl(2, F_DUPFD_CLOEXEC, CWP_ERR_FD_MIN);
+    if (fd < 0) /* a descriptor limit below CWP_ERR_FD_MIN: any number */
+        fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0) {
+        g_err_dev = st.st_dev;
+        g_err_ino = st.st_ino;
+        g_err_fd = fd;
+    } else if (fd >= 0) {
+        (void)close(fd);
+    }
+}
+
 static void say(const char *a, const char *b, const char *c)
 {
     const char *parts[4] = {"cachewise-preload: ", a, b, c};
-    for (int i = 0; i < 4; i++)
+    int fd = err_fd();
+    for (int i = 0; i < 4 && fd >= 0; i++)
         if (parts[i] != NULL)
-            (void)!write(2, parts[i], str_len(parts[i]));
+            (void)!write(fd, parts[i], str_len(parts[i]));
 }
 
 /* ---- setup ---- */
@@ -134,6 +183,7 @@ void cwp_setup(void)
             say("CACHEWISE_PROFILE_SIGNAL: expected 1, USR1 or USR2; no signal flush\n",
                 NULL, NULL);
     }
+    keep_stderr();
     cwp_profiling = 1;
 }
 
@@ -484,12 +534,12 @@ static void emit(struct out *o, pid_t pid)
     }
 }
 
-/* Expands %p (pid) and %% in the template; -1 if too long. */
-static int expand_path(pid_t pid)
+/* Expands %p (pid) and %% of the template into dst; -1 if too long. */
+static int expand_into(char *dst, size_t cap, pid_t pid)
 {
     size_t len = 0;
     char b[24];
-    g_path[0] = '\0';
+    dst[0] = '\0';
     for (const char *t = g_template; *t != '\0'; t++) {
         char one[2] = {*t, '\0'};
         const char *piece = one;
@@ -499,10 +549,22 @@ static int expand_path(pid_t pid)
         } else if (t[0] == '%' && t[1] == '%') {
             t++;
         }
-        if (str_append(g_path, sizeof g_path, &len, piece) != 0)
+        if (str_append(dst, cap, &len, piece) != 0)
             return -1;
     }
     return 0;
+}
+
+static int expand_path(pid_t pid)
+{
+    return expand_into(g_path, sizeof g_path, pid);
+}
+
+int cwp_profile_name(char *buf, size_t cap)
+{
+    if (!cwp_profiling || cap == 0)
+        return -1;
+    return expand_into(buf, cap, getpid());
 }
 
 /* 64 unpredictable bits for a temporary name (getrandom; the clock and
