@@ -71,6 +71,20 @@ for f in libcachewise.a pkgconfig/cachewise.pc pkgconfig/cachewise-static.pc \
     [ -f "$libdir/$f" ] || { echo "FAIL: $libdir/$f not installed"; exit 1; }
 done
 [ -f "$prefix/share/doc/cachewise/LICENSE" ] || { echo "FAIL: LICENSE not installed"; exit 1; }
+# the manual under share/man, the links resolved there as man resolves them
+for page in man3/cachewise.3 man3/cw_memcpy.3 man3/cw_memmove.3 man3/cw_get_info.3 \
+            man3/cw_check_version.3; do
+    [ -f "$prefix/share/man/$page" ] || { echo "FAIL: share/man/$page not installed"; exit 1; }
+done
+if [ -f "$libdir/libcachewise-preload.so" ] && [ ! -f "$prefix/share/man/man7/cachewise-preload.7" ]; then
+    echo "FAIL: the shim is installed without cachewise-preload(7)"; exit 1
+fi
+if command -v man >/dev/null 2>&1; then
+    for name in cachewise cw_memmove cw_check_version; do
+        out=$(MANWIDTH=80 MANPAGER=cat man --warnings -M "$prefix/share/man" 3 "$name" 2>&1 >/dev/null)
+        [ -z "$out" ] || { echo "FAIL: man $name from the installed tree:"; echo "$out"; exit 1; }
+    done
+fi
 
 version=$(sed -n 's/^Version: *//p' "$libdir/pkgconfig/cachewise.pc")
 major=${version%%.*}
