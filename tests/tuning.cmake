@@ -77,3 +77,12 @@ if(TARGET cwbench)
     ${cw_tuning_arch})
   set_tests_properties(tuning.files PROPERTIES LABELS "tuning" TIMEOUT 300)
 endif()
+
+# The CPU rules as data: profiles by vendor, family and model, the L3 the
+# rules trust, the thresholds that follow (tests/test_policy_rules.c).
+add_executable(test_policy_rules ${CMAKE_CURRENT_LIST_DIR}/test_policy_rules.c)
+target_include_directories(test_policy_rules PRIVATE ${PROJECT_SOURCE_DIR}/src
+  ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(test_policy_rules PRIVATE cachewise_static)
+add_test(NAME tuning.policy_rules COMMAND test_policy_rules)
+set_tests_properties(tuning.policy_rules PROPERTIES LABELS "tuning")

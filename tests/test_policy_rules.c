@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* The policy's CPU rules as data, on CPUs described by hand: which profile
+ * each vendor, family and model gets, which L3 the rules trust (a guest may
+ * report a socket's L3 as one core's), and the streaming threshold that
+ * follows. No CPU is needed: cwi_cpu structs stand in for what detection
+ * would find. */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "test_util.h"
+
+#define MiB ((size_t)1 << 20)
+
+static struct cwi_cpu cpu(const char *vendor, unsigned family, unsigned model, size_t l2,
+                          size_t l3, unsigned sharing)
+{
+    struct cwi_cpu c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.vendor, sizeof c.vendor, "%s", vendor);
+    c.family = family;
+    c.model_number = model;
+    c.l1d = 48 << 10;
+    c.l2 = l2;
+    c.l3 = l3;
+    c.line = 64;
+    c.threads_sharing_l3 = sharing;
+    cwi_cache_trust(&c);
+    return c;
+}
+
+static void trusted(const char *what, struct cwi_cpu c, size_t want)
+{
+    CWT_CHECK(c.l3_used == want, "%s: L3 used %zu MiB, want %zu MiB (%s)", what, c.l3_used >> 20,
+              want >> 20, c.l3_note);
+    CWT_CHECK(c.l3_note != NULL && c.l3_note[0] != '\0', "%s: no note", what);
+}
+
+static void profile(const char *what, struct cwi_cpu c, const char *want, size_t threshold)
+{
+    const struct cwi_profile *r = cwi_profile_for_cpu(&c);
+#if defined(__aarch64__)
+    want = "generic-aarch64"; /* every Arm CPU; the x86 rows do not apply */
+    threshold = 0;
+#endif
+    CWT_CHECK(r != NULL && strcmp(r->name, want) == 0, "%s: profile %s, want %s", what,
+              r ? r->name : "(none)", want);
+    if (r == NULL || threshold == 0)
+        return;
+    struct cwi_policy p;
+    cwi_policy_from_profile(&p, r, &c);
+    CWT_CHECK(p.nt_threshold == threshold, "%s: threshold %zu, want %zu", what, p.nt_threshold,
+              threshold);
+}
+
+int main(void)
+{
+    /* the Zen 5 guest: 508 MiB in 0x80000006, no 0x8000001D */
+    struct cwi_cpu zen5 = cpu("AuthenticAMD", 0x1a, 2, 1 * MiB, 508 * MiB, 0);
+    trusted("Zen 5 guest, socket L3, no sharing count", zen5, 32 * MiB);
+    CWT_CHECK(strstr(zen5.l3_note, "508 MiB") != NULL, "the note names the reported L3: %s",
+              zen5.l3_note);
+    profile("Zen 5 Turin", zen5, "amd-zen5", 16 * MiB);
+    profile("Zen 5 Granite Ridge", cpu("AuthenticAMD", 0x1a, 0x44, 1 * MiB, 32 * MiB, 16),
+            "amd-zen5", 16 * MiB);
+    profile("Zen 5 Strix (mobile)", cpu("AuthenticAMD", 0x1a, 0x24, 1 * MiB, 16 * MiB, 8),
+            "generic-amd", 4 * MiB);
+    /* credible reports are taken as they are */
+    trusted("Zen 3, 32 MiB shared by 16", cpu("AuthenticAMD", 0x19, 1, 512 << 10, 32 * MiB, 16),
+            32 * MiB);
+    trusted("Zen 4 X3D, 96 MiB shared by 16", cpu("AuthenticAMD", 0x19, 0x61, 1 * MiB, 96 * MiB, 16),
+            96 * MiB);
+    trusted("Zen 4, 96 MiB with no sharing count", cpu("AuthenticAMD", 0x19, 0x11, 1 * MiB,
+                                                       96 * MiB, 0), 32 * MiB);
+    trusted("Zen 3, 256 MiB with a sharing count", cpu("AuthenticAMD", 0x19, 1, 512 << 10,
+                                                       256 * MiB, 128), 32 * MiB);
+    trusted("Zen 2, 64 MiB", cpu("AuthenticAMD", 0x17, 0x31, 512 << 10, 64 * MiB, 0), 16 * MiB);
+    trusted("Intel mesh L3, 260 MiB", cpu("GenuineIntel", 6, 0xcf, 2 * MiB, 260 * MiB, 2),
+            260 * MiB);
+    trusted("no L3", cpu("AuthenticAMD", 0x1a, 2, 1 * MiB, 0, 0), 0);
+    /* the rows by vendor, family and model, and their thresholds */
+    profile("Zen 3 Milan", cpu("AuthenticAMD", 0x19, 1, 512 << 10, 32 * MiB, 16), "amd-zen3",
+            8 * MiB);
+    profile("Zen 4 Genoa", cpu("AuthenticAMD", 0x19, 0x11, 1 * MiB, 32 * MiB, 16), "amd-zen4",
+            8 * MiB);
+    profile("Zen 2 Rome", cpu("AuthenticAMD", 0x17, 0x31, 512 << 10, 16 * MiB, 8), "generic-amd",
+            4 * MiB);
+    profile("Hygon", cpu("HygonGenuine", 0x18, 0, 512 << 10, 8 * MiB, 0), "generic-amd", 2 * MiB);
+    profile("Xeon model 207", cpu("GenuineIntel", 6, 0xcf, 2 * MiB, 260 * MiB, 2), "intel-server",
+            3 * 512 * 1024);
+    profile("Intel client", cpu("GenuineIntel", 6, 0x97, 1280 << 10, 30 * MiB, 16),
+            "generic-intel", 30 * MiB / 4);
+    profile("another vendor", cpu("CentaurHauls", 7, 0x3b, 2 * MiB, 16 * MiB, 8), "generic",
+            4 * MiB);
+    /* every profile name resolves */
+    for (int i = 0; cwi_profile_names[i] != NULL; i++)
+        CWT_CHECK(cwi_profile_find(cwi_profile_names[i]) != NULL, "profile %s not in the table",
+                  cwi_profile_names[i]);
+    return cwt_finish("test_policy_rules");
+}
