@@ -4,7 +4,7 @@
 # <cpu> named from CPUID (e.g. intel-6-207, amd-25-1).
 #   bash docs/results/policy.sh [BUILD_DIR] [topic...]
 # Topics: report hot l1edge large cold64 small nt srcnoreuse pollution flush
-# persist fill dist tunegap genericrow exec amdrules before tune (default: all but
+# persist fill dist tunegap genericrow exec workloads amdrules before tune (default: all but
 # amdrules and before; amdrules needs BASE_BUILD, a build of commit db78e40;
 # before needs BASE_BUILD, a build of the commit to compare with). Each --ab run interleaves its two routines
 # sample by sample in one process; ratios are B/A with their 95% CI.
@@ -18,7 +18,7 @@ cpu=$("$CWB" info | sed -n 's/^cpu: .*(\([A-Za-z]*\) family \([0-9]*\) model \([
       sed 's/GenuineIntel/intel/; s/AuthenticAMD/amd/')
 OUT=$ROOT/docs/results/${cpu:-unknown}
 mkdir -p "$OUT"
-TOPICS=${*:-report hot l1edge large cold64 small nt srcnoreuse pollution flush persist fill dist tunegap genericrow exec tune}
+TOPICS=${*:-report hot l1edge large cold64 small nt srcnoreuse pollution flush persist fill dist tunegap genericrow exec workloads tune}
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 run() { # run TOPIC cmd...
@@ -139,6 +139,10 @@ for t in $TOPICS; do
             run exec exec --runs 20 -- taskset -c 1 xz -6 -k -c "$tmp/in.tar"
         PREFIX="(lines.txt: 400000 random keys) " run exec exec --runs 20 -- taskset -c 1 sort -k1,1n "$tmp/lines.txt"
         rm -rf "$tmp" ;;
+    workloads) # the three seed experiments (docs/WORKLOADS.md), default settings
+        for w in writeback pmemlog cachedread; do
+            run workloads workload $w --pin 1
+        done ;;
     tune)
         run tune tune --output "$OUT/tuned.conf"
         CACHEWISE_TUNING=generic PREFIX="CACHEWISE_TUNING=generic " run tune tune --output "$OUT/tuned-from-generic.conf" ;;
