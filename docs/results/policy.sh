@@ -141,7 +141,7 @@ for t in $TOPICS; do
         rm -rf "$tmp" ;;
     workloads) # the three seed experiments (docs/WORKLOADS.md), default settings
         for w in writeback pmemlog cachedread; do
-            run workloads workload $w --pin 1
+            run workloads workload $w
         done ;;
     tune)
         run tune tune --output "$OUT/tuned.conf"
