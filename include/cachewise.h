@@ -211,8 +211,11 @@ CW_API void *cw_copy_parallel(void *CW_RESTRICT dst, const void *CW_RESTRICT src
  *  Returns the number of bytes NOT copied (0 = all copied); on return
  *  [dst, dst + n - ret) holds the copy. When the first inaccessible byte is
  *  at offset k of the source (or of the destination), ret == n - k exactly.
- *  Survives SIGSEGV (PROT_NONE, unmapped) and SIGBUS (past the end of a
- *  truncated file mapping, media errors) in source or destination.
+ *  Survives SIGSEGV (PROT_NONE, unmapped, read-only destination) and SIGBUS
+ *  (past the end of a truncated file mapping, media errors) in source or
+ *  destination, and addresses outside the user address space (x86-64: the
+ *  kernel half, non-canonical addresses, copies running off the last user
+ *  page), in every build, sanitizer builds included.
  *  flags: the cw_copy() hints plus CW_ZERO_TAIL (after a source fault, zero
  *  [dst + n - ret, dst + n) as far as the destination is writable). NULL src
  *  or dst with n > 0 returns n; a NULL src is a source that

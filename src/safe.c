@@ -331,10 +331,22 @@ void cwi_safe_on_fault(int sig, siginfo_t *si, void *uc)
 
 /* ---- armed operations --------------------------------------------------- */
 
+/* What an armed copy runs besides the kernels (the zero fill) touches the
+ * buffers too: in sanitizer builds it is kept free of instrumentation like
+ * the kernels (src/safe_internal.h), and never inlined into instrumented
+ * code. */
+#if defined(CWI_SAFE_UNINSTRUMENTED)
+#define SAFE_UNINSTRUMENTED                                                                      \
+    __attribute__((noinline, no_sanitize("address", "undefined", "thread")))
+#else
+#define SAFE_UNINSTRUMENTED
+#endif
+
 typedef uint64_t safe_word __attribute__((may_alias));
 
 /* a loop, not memset: the library never calls the mem* functions */
-static void zero_op(void *restrict dst, const void *restrict src, size_t len, unsigned hints)
+SAFE_UNINSTRUMENTED static void zero_op(void *restrict dst, const void *restrict src, size_t len,
+                                        unsigned hints)
 {
     (void)src;
     (void)hints;
@@ -346,6 +358,43 @@ static void zero_op(void *restrict dst, const void *restrict src, size_t len, un
     for (; len != 0; len--)
         *d++ = 0;
 }
+
+/* Every armed copy but the fast path's: cw_copy()'s engine with the given
+ * hints. In sanitizer builds the same choice as cwi_copy_hinted
+ * (src/dispatch.c), made among the uninstrumented twin of the active row's
+ * kernels. */
+#if defined(CWI_SAFE_UNINSTRUMENTED)
+static const struct cwi_impl *twin(const struct cwi_impl *row)
+{
+#if defined(__x86_64__)
+    if (row == &cwi_impl_avx512)
+        return &cwi_safe_twin_avx512;
+    if (row == &cwi_impl_avx2)
+        return &cwi_safe_twin_avx2;
+    if (row == &cwi_impl_sse2)
+        return &cwi_safe_twin_sse2;
+#endif
+    (void)row; /* generic, and the rows of ISAs without a twin (aarch64) */
+    return &cwi_safe_twin_generic;
+}
+
+static void copy_op(void *restrict d, const void *restrict s, size_t n, unsigned hints)
+{
+    const struct cwi_impl *k = twin(cwi_active());
+    if (hints & CW_PERSIST) {
+        k->persist(d, s, n);
+        cwi_sfence();
+    } else if ((hints & CW_DST_NOREUSE) ||
+               (!(hints & CW_DST_REUSE) && n >= cwi_info.nt_threshold)) {
+        (hints & CW_SRC_NOREUSE ? k->copy_nt_srcnta : k->copy_nt)(d, s, n);
+        cwi_sfence();
+    } else {
+        (hints & CW_SRC_NOREUSE ? k->copy_srcnta : k->copy)(d, s, n);
+    }
+}
+#else
+#define copy_op cwi_copy_hinted
+#endif
 
 /* op(f->dst, f->src, f->n, hints) with f armed (op NULL: the temporal
  * copy, for calls below the streaming threshold): 0, or -1 after a fault
@@ -362,7 +411,7 @@ __attribute__((noinline)) static int armed(struct safe_frame *f, safe_op op, uns
     if (sigsetjmp(f->env, 0) != 0)
         return -1;
     cwi_safe_tls.armed = f;
-    (op != NULL ? op : cwi_copy_hinted)((void *)f->dst, (const void *)f->src, f->n, hints);
+    (op != NULL ? op : copy_op)((void *)f->dst, (const void *)f->src, f->n, hints);
     cwi_safe_tls.armed = f->prev;
     return 0;
 }
@@ -452,7 +501,7 @@ __attribute__((noinline, cold)) size_t cwi_safe_recover(struct safe_frame *f)
         size_t p = page_start_offset((uintptr_t)d, (uintptr_t)s, f->fault_addr, lim);
         if (p == 0)
             break;
-        if (armed_op(f, cwi_copy_hinted, d, s, p, hints) == 0) {
+        if (armed_op(f, copy_op, d, s, p, hints) == 0) {
             off = p;
             break;
         }
@@ -461,7 +510,7 @@ __attribute__((noinline, cold)) size_t cwi_safe_recover(struct safe_frame *f)
     while (off < n) {
         size_t len = min3(n - off, to_page_end((uintptr_t)(s + off)),
                           to_page_end((uintptr_t)(d + off)));
-        if (armed_op(f, cwi_copy_hinted, d + off, s + off, len, hints) != 0)
+        if (armed_op(f, copy_op, d + off, s + off, len, hints) != 0)
             break;
         off += len;
     }
@@ -521,7 +570,7 @@ __attribute__((noinline)) static size_t copy_safe_hinted(void *dst, const void *
         }
         return n;
     }
-    if (armed(&f, cwi_copy_hinted, flags & ~CW_ZERO_TAIL) == 0)
+    if (armed(&f, copy_op, flags & ~CW_ZERO_TAIL) == 0)
         return 0;
     return cwi_safe_recover(&f);
 }

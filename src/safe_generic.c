@@ -1,5 +1,36 @@
 /* SPDX-License-Identifier: MIT */
 /* The generic copy compiled again as cw_copy_safe's safe instance
- * (src/CMakeLists.txt: section cw_safe_text, rbx/rbp/r8-r15 reserved). */
+ * (src/CMakeLists.txt: section cw_safe_text, rbx, rbp, r12-r15, xmm14 and
+ * xmm15 reserved; in sanitizer builds, without instrumentation and with the
+ * twin row an armed copy calls, src/safe_internal.h). */
+#define _GNU_SOURCE
 #define CWL_SAFE_INSTANCE 1
+#include "safe_internal.h"
+
 #include "generic.c"
+
+#if defined(CWI_SAFE_UNINSTRUMENTED)
+static void *twin_copy(void *restrict dst, const void *restrict src, size_t n)
+{
+    fwd(dst, src, n);
+    return dst;
+}
+
+/* the generic flushcache: the copy, then every line written back */
+static void *twin_persist(void *restrict dst, const void *restrict src, size_t n)
+{
+    fwd(dst, src, n);
+    cwi_flush_range(dst, n);
+    return dst;
+}
+
+/* no portable streaming store: the nt variants are the temporal copy */
+const struct cwi_impl cwi_safe_twin_generic = {
+    .name = "generic",
+    .copy = twin_copy,
+    .copy_nt = twin_copy,
+    .copy_nt_srcnta = twin_copy,
+    .copy_srcnta = twin_copy,
+    .persist = twin_persist,
+};
+#endif

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# cw_copy_safe tests (issue 5). Faults are provoked on purpose, so under
+# cw_copy_safe tests. Faults are provoked on purpose, so under
 # sanitizers the tools must leave SIGSEGV/SIGBUS to cachewise (docs/SAFE.md).
 find_package(Threads REQUIRED)
 # Appended to whatever options the sanitizer stage already sets.
@@ -12,7 +12,7 @@ if(CW_SANITIZE MATCHES "thread")
   list(APPEND CW_SAFE_ENV_MOD "TSAN_OPTIONS=string_append::handle_segv=0:handle_sigbus=0")
 endif()
 
-foreach(t safe_faults safe_threads safe_signals)
+foreach(t safe_faults safe_threads safe_signals safe_addresses)
   add_executable(${t} safe/${t}.c)
   target_link_libraries(${t} PRIVATE cachewise_static)
 endforeach()
@@ -35,6 +35,19 @@ foreach(impl IN LISTS CW_SAFE_IMPLS)
     ENVIRONMENT "CACHEWISE_IMPL=${impl};CACHEWISE_NT_THRESHOLD=64K"
     ENVIRONMENT_MODIFICATION "${CW_SAFE_ENV_MOD}"
     SKIP_RETURN_CODE 77 LABELS "safe" TIMEOUT 300)
+endforeach()
+
+# Buffers outside the user address space (safe_addresses), per implementation
+# too. Labelled tsan as well, so that every stage of tests/run-all.sh that
+# runs CTest runs it, the sanitizer builds above all: what an armed copy
+# runs is built without instrumentation there (src/safe_internal.h).
+foreach(impl IN LISTS CW_SAFE_IMPLS)
+  foreach(t safe_addresses)
+    add_test(NAME ${t}_${impl} COMMAND ${t} ${impl})
+    set_tests_properties(${t}_${impl} PROPERTIES
+      ENVIRONMENT "CACHEWISE_IMPL=${impl}" ENVIRONMENT_MODIFICATION "${CW_SAFE_ENV_MOD}"
+      SKIP_RETURN_CODE 77 LABELS "safe;tsan" TIMEOUT 300)
+  endforeach()
 endforeach()
 
 add_test(NAME safe_threads COMMAND safe_threads)
