@@ -216,14 +216,19 @@ CW_API void *cw_copy_parallel(void *CW_RESTRICT dst, const void *CW_RESTRICT src
  *  destination, and addresses outside the user address space (x86-64: the
  *  kernel half, non-canonical addresses, copies running off the last user
  *  page), in every build, sanitizer builds included.
+ *  After a fault no byte of [dst + n - ret, dst + n) has been written,
+ *  whichever buffer faulted: the copy stops at the first inaccessible byte,
+ *  as copy_to_user does, and every byte from there on keeps what it held
+ *  (past a hole in the destination too, where it is writable again);
+ *  CW_ZERO_TAIL is the only exception.
  *  flags: the cw_copy() hints plus CW_ZERO_TAIL (after a source fault, zero
- *  [dst + n - ret, dst + n) as far as the destination is writable). NULL src
- *  or dst with n > 0 returns n; a NULL src is a source that
- *  cannot be read, like an unmapped one: nothing is copied, and with
- *  CW_ZERO_TAIL the destination is zeroed as far as it is writable. Unknown or contradictory flags: returns n
- *  with errno = EINVAL; otherwise errno is left unchanged. Overlapping
- *  buffers are not allowed. Without CW_ZERO_TAIL the bytes
- *  [dst + n - ret, dst + n) are unspecified (partly written or untouched).
+ *  [dst + n - ret, dst + n) as far as the destination is writable: up to its
+ *  first unwritable byte, nothing at or beyond it). NULL src or dst with
+ *  n > 0 returns n; a NULL src is a source that cannot be read, like an
+ *  unmapped one: nothing is copied, and with CW_ZERO_TAIL the destination is
+ *  zeroed as far as it is writable. Unknown or contradictory flags: returns
+ *  n with errno = EINVAL; otherwise errno is left unchanged. Overlapping
+ *  buffers are not allowed.
  *  Thread-safe; async-signal-safe once cw_safe_init() has run. Installs
  *  SIGSEGV/SIGBUS handlers once (on first call, or by cw_safe_init()),
  *  chained to the handlers installed before: a fault outside cw_copy_safe

@@ -26,7 +26,10 @@
  * A copy that faults is redone by a slow path that can say where the first
  * inaccessible byte is: the vector kernels touch bytes out of order
  * (overlapping head/tail moves), so a fault address alone does not prove
- * that every byte below it was accessible. */
+ * that every byte below it was accessible. They store in address order
+ * though, all but the x86 temporal kernel's backward walk, which the copies
+ * where it could write past a hole avoid (may_store_backward): a fault
+ * leaves every byte from the first inaccessible one on untouched. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -151,11 +154,13 @@ static int fault_is_ours(const struct safe_frame *f, const siginfo_t *si)
 /* In src/x86/safe_trampoline.S. cwi_safe_call arms f (any copy), calls
  * op(f->dst, f->src, f->n, hints) (op NULL: the active row's temporal
  * copy), disarms, and returns 0, or 1 after a fault (resumed at
- * cwi_safe_landing). cwi_safe_fast is cw_copy_safe's common case; after a
- * fault it returns cwi_safe_recover() (resumed at cwi_safe_fast_landing). */
+ * cwi_safe_landing). cwi_safe_fast is cw_copy_safe's common case, calling
+ * kernel(dst, src, n); after a fault it returns cwi_safe_recover() (resumed
+ * at cwi_safe_fast_landing). */
 CWI_HIDDEN int cwi_safe_call(struct safe_frame *f, safe_op op, unsigned hints);
 CWI_HIDDEN void cwi_safe_landing(void);
-CWI_HIDDEN size_t cwi_safe_fast(void *dst, const void *src, size_t n, uintptr_t tag);
+CWI_HIDDEN size_t cwi_safe_fast(void *dst, const void *src, size_t n, uintptr_t tag,
+                                cwi_copy_fn kernel);
 CWI_HIDDEN void cwi_safe_fast_landing(void);
 CWI_HIDDEN __attribute__((noreturn)) void cwi_safe_resume(const uintptr_t regs[13]);
 
@@ -359,10 +364,51 @@ SAFE_UNINSTRUMENTED static void zero_op(void *restrict dst, const void *restrict
         *d++ = 0;
 }
 
+#if !defined(CWI_SAFE_UNINSTRUMENTED)
+/* A copy the active row's temporal kernel may store backward: x86, more
+ * than a page (a hole with bytes of the copy above it takes that), dst less
+ * than 256 bytes (four AVX-512 vectors, cwl_aliases_fwd's bound for the
+ * widest row) above src modulo 4 KiB, and hints for which cwi_copy_hinted
+ * picks that kernel (CW_SRC_NOREUSE, streaming and persisting copies go
+ * forward anyway). Such a copy takes the row's forward copy instead
+ * (src/safe_internal.h), so that a fault leaves every byte from the first
+ * inaccessible one on untouched. (Sanitizer builds need no check: their
+ * twin rows' temporal copy is the forward one.) */
+static inline int may_store_backward(const void *d, const void *s, size_t n, unsigned hints)
+{
+#if defined(__x86_64__)
+    return n > 4096 && (((uintptr_t)d - (uintptr_t)s) & 4095) < 256 &&
+           !(hints & (CW_PERSIST | CW_DST_NOREUSE | CW_SRC_NOREUSE)) &&
+           ((hints & CW_DST_REUSE) || n < cwi_info.nt_threshold);
+#else
+    (void)d;
+    (void)s;
+    (void)n;
+    (void)hints;
+    return 0;
+#endif
+}
+
+/* The row's temporal copy without the backward walk: its forward copy on
+ * x86 (the generic row, and aarch64's, only go forward). */
+static cwi_copy_fn forward_copy(const struct cwi_impl *row)
+{
+#if defined(__x86_64__)
+    if (row == &cwi_impl_avx512)
+        return cwi_avx512_copy_forward;
+    if (row == &cwi_impl_avx2)
+        return cwi_avx2_copy_forward;
+    if (row == &cwi_impl_sse2)
+        return cwi_sse2_copy_forward;
+#endif
+    return row->copy;
+}
+#endif
+
 /* Every armed copy but the fast path's: cw_copy()'s engine with the given
  * hints. In sanitizer builds the same choice as cwi_copy_hinted
  * (src/dispatch.c), made among the uninstrumented twin of the active row's
- * kernels. */
+ * kernels, whose temporal copy is the forward one. */
 #if defined(CWI_SAFE_UNINSTRUMENTED)
 static const struct cwi_impl *twin(const struct cwi_impl *row)
 {
@@ -393,7 +439,44 @@ static void copy_op(void *restrict d, const void *restrict s, size_t n, unsigned
     }
 }
 #else
-#define copy_op cwi_copy_hinted
+static void copy_op(void *restrict d, const void *restrict s, size_t n, unsigned hints)
+{
+    if (__builtin_expect(may_store_backward(d, s, n, hints), 0))
+        forward_copy(cwi_active())(d, s, n);
+    else
+        cwi_copy_hinted(d, s, n, hints);
+}
+#endif
+
+#if SAFE_REGS
+/* The same for the frameless fast path: the row's forward safe kernel */
+static cwi_safe_fn forward_safe_kernel(const struct cwi_impl *row)
+{
+    if (row == &cwi_impl_avx512)
+        return cwi_avx512fwd_copy_safe;
+    if (row == &cwi_impl_avx2)
+        return cwi_avx2fwd_copy_safe;
+    if (row == &cwi_impl_sse2)
+        return cwi_sse2fwd_copy_safe;
+    return row->copy_safe;
+}
+#endif
+
+#if SAFE_TRAMPOLINE
+/* The kernel of cw_copy_safe's fast path with a frame (cwi_safe_fast): the
+ * row's temporal copy, or its forward copy where that would walk backward
+ * (the twin's in builds with UBSan alone, which keep the trampoline). */
+static cwi_copy_fn fast_kernel(const struct cwi_impl *row, const void *d, const void *s, size_t n)
+{
+#if defined(CWI_SAFE_UNINSTRUMENTED)
+    (void)d;
+    (void)s;
+    (void)n;
+    return twin(row)->copy;
+#else
+    return __builtin_expect(may_store_backward(d, s, n, 0), 0) ? forward_copy(row) : row->copy;
+#endif
+}
 #endif
 
 /* op(f->dst, f->src, f->n, hints) with f armed (op NULL: the temporal
@@ -596,21 +679,36 @@ size_t cw_copy_safe(void *dst, const void *src, size_t n, unsigned flags)
      * read 0, and the general path installs them. */
     if (__builtin_expect((flags & ~CW_ZERO_TAIL) == 0 && dst != NULL && src != NULL, 1)) {
 #if SAFE_REGS
-        /* no frame, nothing stored: the copy's registers are its armour */
+        /* no frame, nothing stored: the copy's registers are its armour;
+         * over a page, the row's forward safe kernel where its temporal one
+         * may walk backward */
         if (__builtin_expect(
-                n - 1 < atomic_load_explicit(&cwi_safe_regs_below, memory_order_acquire), 1)) {
+                n - 1 < atomic_load_explicit(&cwi_safe_regs_page_below, memory_order_acquire),
+                1)) {
             const struct cwi_impl *row =
                 atomic_load_explicit(&cwi_active_row, memory_order_acquire);
             return cwi_safe_enter(dst, src, n, (flags & CW_ZERO_TAIL) != 0, row->copy_safe);
+        }
+        if (n - 1 < atomic_load_explicit(&cwi_safe_regs_below, memory_order_acquire)) {
+            const struct cwi_impl *row =
+                atomic_load_explicit(&cwi_active_row, memory_order_acquire);
+            cwi_safe_fn kernel = row->copy_safe;
+            if (__builtin_expect(may_store_backward(dst, src, n, 0), 0))
+                kernel = forward_safe_kernel(row);
+            return cwi_safe_enter(dst, src, n, (flags & CW_ZERO_TAIL) != 0, kernel);
         }
 #endif
         if (n - 1 < atomic_load_explicit(&cwi_safe_fast_below, memory_order_acquire)) {
 #if SAFE_TRAMPOLINE
             /* nested in another copy armed on this thread (from a signal
              * handler): the general path, which keeps the chain of frames */
-            if (__builtin_expect(cwi_safe_tls.armed == NULL, 1))
+            if (__builtin_expect(cwi_safe_tls.armed == NULL, 1)) {
+                const struct cwi_impl *row =
+                    atomic_load_explicit(&cwi_active_row, memory_order_acquire);
                 return cwi_safe_fast(dst, src, n,
-                                     SAFE_TAG_FAST | (flags & CW_ZERO_TAIL ? SAFE_TAG_ZERO : 0));
+                                     SAFE_TAG_FAST | (flags & CW_ZERO_TAIL ? SAFE_TAG_ZERO : 0),
+                                     fast_kernel(row, dst, src, n));
+            }
 #else
             struct safe_frame f;
             frame_init(&f, dst, src, n, flags);

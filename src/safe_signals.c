@@ -22,6 +22,7 @@ static int g_init_errno;
 uintptr_t cwi_safe_page = 4096;
 _Atomic size_t cwi_safe_fast_below;
 _Atomic size_t cwi_safe_regs_below;
+_Atomic size_t cwi_safe_regs_page_below;
 
 /* Valgrind's RUNNING_ON_VALGRIND client request: a no-op sequence on a real
  * CPU (the rotations add up to 128 bits, xchg rbx,rbx changes nothing),
@@ -166,8 +167,10 @@ static void install_once(void)
     cwi_init(); /* normally done at load already */
     size_t t = cwi_info.nt_threshold, below = t != 0 ? t - 1 : 0;
     atomic_store_explicit(&cwi_safe_fast_below, below, memory_order_release);
-    atomic_store_explicit(&cwi_safe_regs_below, running_on_valgrind() ? 0 : below,
+    size_t regs = running_on_valgrind() ? 0 : below;
+    atomic_store_explicit(&cwi_safe_regs_page_below, regs < 4096 ? regs : 4096,
                           memory_order_release);
+    atomic_store_explicit(&cwi_safe_regs_below, regs, memory_order_release);
 }
 
 int cw_safe_init(void)

@@ -12,7 +12,7 @@ if(CW_SANITIZE MATCHES "thread")
   list(APPEND CW_SAFE_ENV_MOD "TSAN_OPTIONS=string_append::handle_segv=0:handle_sigbus=0")
 endif()
 
-foreach(t safe_faults safe_threads safe_signals safe_addresses)
+foreach(t safe_faults safe_threads safe_signals safe_addresses safe_holes)
   add_executable(${t} safe/${t}.c)
   target_link_libraries(${t} PRIVATE cachewise_static)
 endforeach()
@@ -37,18 +37,26 @@ foreach(impl IN LISTS CW_SAFE_IMPLS)
     SKIP_RETURN_CODE 77 LABELS "safe" TIMEOUT 300)
 endforeach()
 
-# Buffers outside the user address space (safe_addresses), per implementation
+# Buffers outside the user address space (safe_addresses) and what a fault
+# leaves after the first inaccessible byte (safe_holes), per implementation
 # too. Labelled tsan as well, so that every stage of tests/run-all.sh that
-# runs CTest runs it, the sanitizer builds above all: what an armed copy
+# runs CTest runs them, the sanitizer builds above all: what an armed copy
 # runs is built without instrumentation there (src/safe_internal.h).
 foreach(impl IN LISTS CW_SAFE_IMPLS)
-  foreach(t safe_addresses)
+  foreach(t safe_addresses safe_holes)
     add_test(NAME ${t}_${impl} COMMAND ${t} ${impl})
     set_tests_properties(${t}_${impl} PROPERTIES
       ENVIRONMENT "CACHEWISE_IMPL=${impl}" ENVIRONMENT_MODIFICATION "${CW_SAFE_ENV_MOD}"
       SKIP_RETURN_CODE 77 LABELS "safe;tsan" TIMEOUT 300)
   endforeach()
 endforeach()
+
+# core.safe_kernels (tests/CMakeLists.txt) counts the functions in section
+# cw_safe_text: each x86 row's temporal copy and, for sse2, avx2 and avx512,
+# its forward copy (src/safe_internal.h).
+if(TEST core.safe_kernels)
+  set_property(TEST core.safe_kernels APPEND PROPERTY ENVIRONMENT CW_SAFE_KERNELS_EXPECTED=7)
+endif()
 
 add_test(NAME safe_threads COMMAND safe_threads)
 set_tests_properties(safe_threads PROPERTIES ENVIRONMENT_MODIFICATION "${CW_SAFE_ENV_MOD}"

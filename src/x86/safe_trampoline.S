@@ -5,8 +5,9 @@
  *
  * cwi_safe_enter is the fast path where the build has safe kernels (GCC):
  * no frame, no store. The others are the general path (any flags, nested
- * copies, the slow path's chunks) and, where there are no safe kernels,
- * the fast path with a frame in the thread's block. */
+ * copies, the slow path's chunks) and the fast path with a frame in the
+ * thread's block, where there are no safe kernels or the copy must not
+ * take the temporal kernel's backward walk (src/safe_internal.h). */
 #if defined(__CET__)
 /* shadow-stack/IBT builds take the sigsetjmp path (src/safe.c) and need
  * none of this; cet.h marks the object compatible so the library keeps its
@@ -102,16 +103,18 @@ cwi_safe_landing:
     jmp .Lsafe_call_out
     .size cwi_safe_landing, .-cwi_safe_landing
 
-/* size_t cwi_safe_fast(dst, src, n, tag): cw_copy_safe's common case
- * (flags 0 or CW_ZERO_TAIL, below the streaming threshold, not nested in
- * another armed copy) where the build has no safe kernels, built to add as
- * few stores as possible to a store-bound copy: src and n go to the frame
- * in one 16-byte store, then one 16-byte store to the thread's block
- * publishes dst and the armed word (this frame's %rsp | tag) at once, so a
- * signal handler never sees half of it; the temporal kernel of the active
- * row is called directly. The callee-saved registers are saved (a kernel
- * may change them before it faults) and read back only after a fault. The
- * handler completes the frame (dst, prev, flags). Stack: the frame, the six
+/* size_t cwi_safe_fast(dst, src, n, tag, kernel): cw_copy_safe's common
+ * case (flags 0 or CW_ZERO_TAIL, below the streaming threshold, not nested
+ * in another armed copy) where the build has no safe kernels, and in every
+ * build for the copies that must not take the temporal kernel's backward
+ * walk, built to add as few stores as possible to a store-bound copy: src
+ * and n go to the frame in one 16-byte store, then one 16-byte store to the
+ * thread's block publishes dst and the armed word (this frame's %rsp | tag)
+ * at once, so a signal handler never sees half of it; kernel(dst, src, n)
+ * (the active row's temporal or forward copy) is called directly. The
+ * callee-saved registers are saved (a kernel may change them before it
+ * faults) and read back only after a fault. The handler completes the
+ * frame (dst, prev, flags). Stack: the frame, the six
  * registers, the return address: %rsp 16-byte aligned at the call.
  * cwi_safe_fast_landing (resumed with %rsp = the frame) returns
  * cwi_safe_recover(frame). */
@@ -133,10 +136,9 @@ cwi_safe_fast:
     movq %rcx, %xmm0
     movq %rdi, %xmm1
     punpcklqdq %xmm1, %xmm0
-    mov cwi_safe_tls@gottpoff(%rip), %r8
-    movdqu %xmm0, %fs:(%r8)         /* armed, with dst */
-    mov cwi_active_row(%rip), %rax
-    call *IMPL_COPY(%rax)
+    mov cwi_safe_tls@gottpoff(%rip), %rax
+    movdqu %xmm0, %fs:(%rax)        /* armed, with dst */
+    call *%r8
     mov cwi_safe_tls@gottpoff(%rip), %r8
     movq $0, %fs:(%r8)              /* disarmed */
     xor %eax, %eax
