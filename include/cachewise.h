@@ -133,7 +133,15 @@ CW_API void *cw_memcpy_persist(void *CW_RESTRICT dst, const void *CW_RESTRICT sr
  *     CW_SRC_NOREUSE).
  *  Contradictory bits (CW_DST_NOREUSE|CW_DST_REUSE, CW_PERSIST|CW_DST_REUSE)
  *  or unknown bits (including CW_ZERO_TAIL): returns NULL, sets errno to
- *  EINVAL and copies nothing. Otherwise returns dst. */
+ *  EINVAL and copies nothing. Otherwise returns dst.
+ *  From libpmem (PMDK): CW_PERSIST is pmem_memcpy_persist(), whole lines
+ *  streamed (CW_DST_NOREUSE with it changes nothing). PMDK's
+ *  PMEM_F_MEM_TEMPORAL (temporal stores, then flushed) has no hint:
+ *  CW_PERSIST|CW_DST_REUSE is refused with EINVAL, as above. Copy with
+ *  CW_DST_REUSE, then cw_persist(dst, n) (the _nodrain form: cw_flush(dst,
+ *  n), and one cw_drain() after the batch). There is no flushing memmove
+ *  either (pmem_memmove_persist, pmem_memmove_nodrain): cw_memmove(dst, src,
+ *  n), then cw_persist(dst, n) (or cw_flush and cw_drain) does the same. */
 CW_API void *cw_copy(void *CW_RESTRICT dst, const void *CW_RESTRICT src, size_t n,
                      unsigned hints);
 
@@ -223,12 +231,18 @@ CW_API void *cw_copy_parallel(void *CW_RESTRICT dst, const void *CW_RESTRICT src
  *  CW_ZERO_TAIL is the only exception.
  *  flags: the cw_copy() hints plus CW_ZERO_TAIL (after a source fault, zero
  *  [dst + n - ret, dst + n) as far as the destination is writable: up to its
- *  first unwritable byte, nothing at or beyond it). NULL src or dst with
- *  n > 0 returns n; a NULL src is a source that cannot be read, like an
- *  unmapped one: nothing is copied, and with CW_ZERO_TAIL the destination is
- *  zeroed as far as it is writable. Unknown or contradictory flags: returns
- *  n with errno = EINVAL; otherwise errno is left unchanged. Overlapping
- *  buffers are not allowed.
+ *  first unwritable byte, nothing at or beyond it). Unlike the kernel, whose
+ *  copy_from_user zeroes that tail after every failure (its raw_ and __
+ *  variants do not), cachewise zeroes only when asked: without CW_ZERO_TAIL
+ *  a failed copy leaves the tail's old bytes (stale data, if the buffer is
+ *  reused) in place. After a destination fault nothing is zeroed (nor does
+ *  copy_to_user zero anything). NULL src or dst with n > 0 returns n; a
+ *  NULL src is a source that cannot be read, like an unmapped one: nothing
+ *  is copied, and with CW_ZERO_TAIL the destination is zeroed as far as it
+ *  is writable. Unknown or contradictory flags (as for cw_copy():
+ *  CW_PERSIST|CW_DST_REUSE is refused here too): returns n with errno =
+ *  EINVAL; otherwise errno is left unchanged. Overlapping buffers are not
+ *  allowed.
  *  Thread-safe; async-signal-safe once cw_safe_init() has run. Installs
  *  SIGSEGV/SIGBUS handlers once (on first call, or by cw_safe_init()),
  *  chained to the handlers installed before: a fault outside cw_copy_safe
