@@ -70,3 +70,16 @@ if(NOT CW_SANITIZE)
   set_tests_properties(packaging.embed packaging.options PROPERTIES
     LABELS packaging TIMEOUT 300)
 endif()
+
+# packaging.deb  cpack -G DEB from this build (cmake/cpack.cmake): the three
+#     packages' metadata and files, and a program built and run against them
+#     unpacked into an empty root (tests/packaging/deb.sh). CPack is set up
+#     in top-level builds only, the tools package needs cwbench and the shim,
+#     and the program runs here: not in sanitizer or cross builds.
+if(CW_TOP_LEVEL AND CACHEWISE_INSTALL AND NOT CW_SANITIZE AND NOT CMAKE_CROSSCOMPILING
+   AND TARGET cwbench AND TARGET cachewise_preload)
+  add_test(NAME packaging.deb COMMAND ${CW_PKG_BASH} ${CW_PKG_DIR}/deb.sh
+    ${CMAKE_CPACK_COMMAND} ${PROJECT_BINARY_DIR} ${CMAKE_C_COMPILER} ${CW_PKG_WORK}/deb)
+  set_tests_properties(packaging.deb PROPERTIES
+    LABELS packaging SKIP_RETURN_CODE 77 TIMEOUT 120)
+endif()
