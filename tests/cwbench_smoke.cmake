@@ -11,6 +11,17 @@
 if(CMAKE_SCRIPT_MODE_FILE AND CWBS_CHECK)
   # Lists arrive "|"-separated: a ";" would split the -D argument.
   string(REPLACE "|" ";" args "${ARGS}")
+  # @FIRST_CPU@: the first CPU this process may run on (--pin must name one
+  # of them; which ones depends on how the host runs the tests, e.g. under
+  # taskset). The emulated program of a cross build inherits the same set.
+  if(args MATCHES "@FIRST_CPU@")
+    file(STRINGS /proc/self/status cpus REGEX "^Cpus_allowed_list:")
+    string(REGEX MATCH "[0-9]+" first_cpu "${cpus}")
+    if(first_cpu STREQUAL "")
+      set(first_cpu 0)
+    endif()
+    string(REPLACE "@FIRST_CPU@" "${first_cpu}" args "${args}")
+  endif()
   string(REPLACE "|" ";" want_out "${OUT}")
   string(REPLACE "|" ";" want_err "${ERR}")
   string(REPLACE "|" ";" files "${FILES}")
@@ -174,7 +185,7 @@ cwbs(ab_random 0 ARGS --ab cw_memcpy glibc_memcpy --state random --quick --size 
 cwbs(ab_placement 0 ARGS --ab cw_memcpy cw_memcpy --a-off 0:1 --b-off 2048:1 --quick --size 4K
      OUT "A: src at page offset 0, dst at 2049: (dst - src) mod 4096 = 2049"
          "B: src at page offset 2048, dst at 2049: (dst - src) mod 4096 = 1 (4K-aliased)")
-cwbs(pin 0 ARGS --ab cw_memcpy ${cwbs_ref} --quick --size 64 --pin 0 OUT "geomean")
+cwbs(pin 0 ARGS --ab cw_memcpy ${cwbs_ref} --quick --size 64 --pin @FIRST_CPU@ OUT "geomean")
 cwbs(stack_offset 0 ARGS --ab cw_memcpy glibc_memcpy --quick --size 64 --stack-offset 2048
      OUT "geomean")
 cwbs(help 0 ARGS --help OUT "usage:" "cwbench sweep" "--samples" "--quiet" "--version" "--calls")
