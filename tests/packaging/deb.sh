@@ -35,23 +35,26 @@ debs=("$scratch"/out/*.deb)
 runtime=("$scratch"/out/libcachewise[0-9]*_*.deb)
 dev=("$scratch"/out/libcachewise-dev_*.deb)
 tools=("$scratch"/out/cachewise-tools_*.deb)
-[ ${#runtime[@]} -eq 1 ] && [ ${#dev[@]} -eq 1 ] && [ ${#tools[@]} -eq 1 ] \
-    || { ls "$scratch/out"; fail "want libcachewise<N>, libcachewise-dev, cachewise-tools"; }
+if [ ${#runtime[@]} -ne 1 ] || [ ${#dev[@]} -ne 1 ] || [ ${#tools[@]} -ne 1 ]; then
+    ls "$scratch/out"
+    fail "want libcachewise<N>, libcachewise-dev, cachewise-tools"
+fi
+rt_deb=${runtime[0]} dev_deb=${dev[0]} tools_deb=${tools[0]}
 
 echo "== metadata"
 field() { dpkg-deb -f "$1" "$2"; }
-rt_name=$(field "$runtime" Package)
-version=$(field "$runtime" Version)
+rt_name=$(field "$rt_deb" Package)
+version=$(field "$rt_deb" Version)
 for d in "${debs[@]}"; do
     dpkg-deb -I "$d" >/dev/null || fail "dpkg-deb -I $d"
     [ "$(field "$d" Version)" = "$version" ] || fail "$d: version $(field "$d" Version), want $version"
     [ -n "$(field "$d" Maintainer)" ] || fail "$d: no Maintainer"
     [ -n "$(field "$d" Description)" ] || fail "$d: no Description"
 done
-[ "$(field "$runtime" Section)" = libs ] || fail "runtime: section $(field "$runtime" Section)"
-[ "$(field "$dev" Section)" = libdevel ] || fail "-dev: section $(field "$dev" Section)"
-[ "$(field "$tools" Section)" = utils ] || fail "-tools: section $(field "$tools" Section)"
-for d in "$dev" "$tools"; do
+[ "$(field "$rt_deb" Section)" = libs ] || fail "runtime: section $(field "$rt_deb" Section)"
+[ "$(field "$dev_deb" Section)" = libdevel ] || fail "-dev: section $(field "$dev_deb" Section)"
+[ "$(field "$tools_deb" Section)" = utils ] || fail "-tools: section $(field "$tools_deb" Section)"
+for d in "$dev_deb" "$tools_deb"; do
     case ", $(field "$d" Depends)," in
     *", $rt_name (= $version),"*) ;;
     *) fail "$(field "$d" Package): Depends '$(field "$d" Depends)' lacks $rt_name (= $version)" ;;
@@ -78,18 +81,18 @@ lacks() {
     done
 }
 lib='/usr/lib(/[^/]+)?'
-has "$runtime" "$lib/libcachewise\.so\.[0-9]+ -> libcachewise\.so\.[0-9.]+" \
+has "$rt_deb" "$lib/libcachewise\.so\.[0-9]+ -> libcachewise\.so\.[0-9.]+" \
     "$lib/libcachewise\.so\.[0-9]+\.[0-9]+\.[0-9]+" /usr/share/doc/cachewise/LICENSE
-lacks "$runtime" "$lib/libcachewise\.so" "$lib/libcachewise\.a" "/usr/include/.*" "/usr/share/man/.*"
-has "$dev" /usr/include/cachewise.h "$lib/libcachewise\.a" "$lib/libcachewise\.so -> .*" \
+lacks "$rt_deb" "$lib/libcachewise\.so" "$lib/libcachewise\.a" "/usr/include/.*" "/usr/share/man/.*"
+has "$dev_deb" /usr/include/cachewise.h "$lib/libcachewise\.a" "$lib/libcachewise\.so -> .*" \
     "$lib/cmake/cachewise/cachewiseConfig\.cmake" "$lib/cmake/cachewise/cachewiseConfigVersion\.cmake" \
     "$lib/cmake/cachewise/cachewiseTargets\.cmake" \
     "$lib/pkgconfig/cachewise\.pc" "$lib/pkgconfig/cachewise-static\.pc" \
     /usr/share/man/man3/cachewise\.3 /usr/share/man/man3/cw_memcpy\.3
-lacks "$dev" "$lib/libcachewise\.so\.[0-9.]+" "/usr/bin/.*" "/usr/share/man/man[17]/.*"
-has "$tools" /usr/bin/cwbench "$lib/libcachewise-preload\.so" /usr/share/man/man1/cwbench\.1 \
+lacks "$dev_deb" "$lib/libcachewise\.so\.[0-9.]+" "/usr/bin/.*" "/usr/share/man/man[17]/.*"
+has "$tools_deb" /usr/bin/cwbench "$lib/libcachewise-preload\.so" /usr/share/man/man1/cwbench\.1 \
     /usr/share/man/man7/cachewise-preload\.7
-lacks "$tools" "$lib/libcachewise\.so.*" "/usr/include/.*" "/usr/share/man/man3/.*"
+lacks "$tools_deb" "$lib/libcachewise\.so.*" "/usr/include/.*" "/usr/share/man/man3/.*"
 
 echo "== unpacked into $scratch/root"
 root=$scratch/root
@@ -118,9 +121,10 @@ if command -v pkg-config >/dev/null 2>&1; then
     # (as ${pcfiledir}/../../.. and so on: compared as directories)
     inc=$(sed -n 's/.*-I\([^ ]*\).*/\1/p' <<<"$flags")
     ldir=$(sed -n 's/.*-L\([^ ]*\).*/\1/p' <<<"$flags")
-    [ "$(cd "$inc" && pwd -P)" = "$(cd "$root/usr/include" && pwd -P)" ] \
-        && [ "$(cd "$ldir" && pwd -P)" = "$(cd "$libdir" && pwd -P)" ] \
-        || fail "pkg-config from the root: '$flags'"
+    if [ "$(cd "$inc" && pwd -P)" != "$(cd "$root/usr/include" && pwd -P)" ] \
+        || [ "$(cd "$ldir" && pwd -P)" != "$(cd "$libdir" && pwd -P)" ]; then
+        fail "pkg-config from the root: '$flags'"
+    fi
 else
     echo "note: no pkg-config, the root's paths are given by hand"
     flags="-I$root/usr/include -L$libdir -lcachewise"
