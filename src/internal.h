@@ -209,6 +209,10 @@ CWI_HIDDEN void cwi_config_error(const char *fmt, ...) __attribute__((format(pri
 CWI_HIDDEN void cwi_tuning_init(const struct cwi_cpu *c, struct cw_info *in, const char **impl,
                                 const char **impl_source);
 /* ---- Tuning files (src/tuning_file.c) ---- */
+/* A path in a recorded message, "%s%s": its last 64 characters after
+ * "..." when longer, so that the file's name always shows. */
+#define CWI_PATH_TAIL(p)                                                                         \
+    (strlen(p) > 64 ? "..." : ""), ((p) + (strlen(p) > 64 ? strlen(p) - 64 : 0))
 /* The text of the file read last (NUL-terminated). */
 CWI_HIDDEN extern char cwi_tuning_text[8192];
 /* Reads path into cwi_tuning_text. secure: only a regular file owned by

@@ -179,7 +179,7 @@ static void find_profile_line(const char *key, const char *value, int line, cons
         return;
     const struct cwi_profile *r = cwi_profile_find(value);
     if (r == NULL)
-        cwi_config_error("%.80s:%d: profile \"%.40s\": no such built-in profile", path, line,
+        cwi_config_error("%s%s:%d: profile \"%.40s\": no such built-in profile", CWI_PATH_TAIL(path), line,
                          value);
     else
         g_base = r;
@@ -194,9 +194,10 @@ static void apply_file_line(const char *key, const char *value, int line, const 
     const struct setting_def *d = find_def(key);
     char why[96];
     if (d == NULL)
-        cwi_config_error("%.80s:%d: unknown setting \"%.40s\"", path, line, key);
+        cwi_config_error("%s%s:%d: unknown setting \"%.40s\"", CWI_PATH_TAIL(path), line, key);
     else if (set_value(d, value, why, sizeof why) != 0)
-        cwi_config_error("%.80s:%d: %s = \"%.40s\": %s", path, line, key, value, why);
+        cwi_config_error("%s%s:%d: %s = \"%.40s\": %s", CWI_PATH_TAIL(path), line, key, value,
+                         why);
     else
         g_settings[d - defs].source = "file";
 }
@@ -267,7 +268,8 @@ static int signature_fits(const char *path)
     char found[160];
     if (cwi_tuning_file_cpu(path, g_signature, found, sizeof found) != CWI_CPU_OTHER)
         return 1;
-    cwi_config_error("%.50s: measured on another CPU, ignored (cpu = %.72s)", path, found);
+    cwi_config_error("%s%s: measured on another CPU, ignored (cpu = %.60s)", CWI_PATH_TAIL(path),
+                     found);
     return 0;
 }
 

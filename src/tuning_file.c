@@ -102,7 +102,8 @@ void cwi_tuning_file_lines(const char *path, int quiet, cwi_line_fn fn, void *ct
             char *eq = strchr(k, '=');
             if (eq == NULL) {
                 if (!quiet)
-                    cwi_config_error("%.80s:%d: expected \"key = value\"", path, line);
+                    cwi_config_error("%s%s:%d: expected \"key = value\"", CWI_PATH_TAIL(path),
+                                     line);
             } else {
                 char *v = eq + 1, *ke = eq;
                 while (ke > k && blank(ke[-1]))

@@ -60,6 +60,12 @@ sed "s/^cpu = .*/cpu = $other/" "$work/t.conf" >"$work/other.conf"
 got=$(info CACHEWISE_TUNING="$work/other.conf")
 grep -q "^tuning: [^/]* (cpu)" <<<"$got" || bad "another CPU's file applied: $(grep '^tuning' <<<"$got")"
 grep -qF "other.conf: measured on another CPU, ignored" <<<"$got" || bad "another CPU's file not recorded: $got"
+# the message names the file however long the path to it is
+deep="$work/a-directory-name-long-enough-to-push-the-file-name-past-any-cut-off/x/y"
+mkdir -p "$deep" && cp "$work/other.conf" "$deep/other-cpu.conf"
+got=$(info CACHEWISE_TUNING="$deep/other-cpu.conf")
+grep -qF "other-cpu.conf: measured on another CPU, ignored (cpu = " <<<"$got" ||
+    bad "a long path's message does not name the file: $(grep 'measured on' <<<"$got")"
 [ "$(src nt_threshold "$got")" = table ] || bad "another CPU's file set nt_threshold"
 sed "s/^cpu = .*/cpu = any/" "$work/t.conf" >"$work/any.conf"
 got=$(info CACHEWISE_TUNING="$work/any.conf")
