@@ -25,14 +25,18 @@
 # otherwise ignored and recorded, and the copies still run (no SIGILL);
 # test_env_now (the IFUNC resolver reading the environment before libc is
 # set up; on "full" rows test_env too, the resolver at the first call) with
-# the children on the same model. On "full" rows, every runnable implementation forced in turn runs
-# test_copy, test_memmove, test_memset (--quick, sizes up to
-# CW_MATRIX_MAX_SIZE), test_hostile and cpu_matrix_safe (safe_faults'
-# positions and two-sided faults); every other one must be refused by
-# test_copy and cpu_matrix_safe (exit 77 after checking the refusal); and
-# test_flush plus test_copy with a 4 KiB streaming threshold run once. On
-# "info" rows (the cache-leaf corners, and models whose profile and ISA a
-# "full" row already runs) only the best implementation's test_copy.
+# the children on the same model. On "full" rows, every runnable
+# implementation forced in turn runs test_copy, test_memmove, test_memset
+# (--quick, sizes up to CW_MATRIX_MAX_SIZE), test_hostile, cpu_matrix_safe
+# (safe_faults' positions and two-sided faults) and safe_holes; every other
+# one must be refused by test_copy and cpu_matrix_safe (exit 77 after
+# checking the refusal); and test_flush plus test_copy with a 4 KiB
+# streaming threshold run once. On "info" rows (the cache-leaf corners, and
+# models whose profile and ISA a "full" row already runs) only the best
+# implementation's test_copy. safe_faults itself and safe_addresses cannot
+# run here: qemu-user 7.2 reports the general-protection fault of a
+# non-canonical access as SEGV_MAPERR with no address, where Linux says
+# SI_KERNEL, so cw_copy_safe rightly leaves it alone and the process dies.
 #
 # Prints one line per model and, last, "cpu matrix: N passed, M failed";
 # exit 0 only without failures, 2 on bad usage.
@@ -114,8 +118,8 @@ KNOWN="avx512 avx2 sse2 generic"
 # one command's limit: a hang must not hold the stage
 LIMIT=300
 
-for t in cpu_matrix_probe cpu_matrix_safe test_copy test_memmove test_memset test_flush \
-    test_hostile test_env test_env_now; do
+for t in cpu_matrix_probe cpu_matrix_safe safe_holes test_copy test_memmove test_memset \
+    test_flush test_hostile test_env test_env_now; do
     [ -x "$BIN/$t" ] || { echo "cpu matrix: $BIN/$t not built" >&2; exit 2; }
 done
 command -v "$QEMU" >/dev/null 2>&1 || { echo "cpu matrix: $QEMU not found" >&2; exit 2; }
@@ -267,6 +271,7 @@ run_model() {
         run "$e test_memset" 0 "$e" -- "${q[@]}" "$BIN/test_memset" "${sz[@]}" || true
         run "$e test_hostile" 0 "$e" -- "${q[@]}" "$BIN/test_hostile" || true
         run "$e cpu_matrix_safe" 0 "$e" -- "${q[@]}" "$BIN/cpu_matrix_safe" "$i" 100 || true
+        run "$e safe_holes" 0 "$e" -- "${q[@]}" "$BIN/safe_holes" "$i" || true
     done
     if [ "$suite" = full ]; then
         # the write-back instruction is the CPU's, not the implementation's

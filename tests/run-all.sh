@@ -298,8 +298,8 @@ stage_cpu_matrix() {
     # Configured again even when stage 1 built it: a build directory made
     # before tests/cpu_matrix.cmake existed has no helper targets yet.
     if ! configure_build "$dir" "$log" -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release \
-        -DCW_WERROR=ON -- --target cpu_matrix_probe cpu_matrix_safe test_copy test_memmove \
-        test_memset test_flush test_hostile test_env test_env_now; then
+        -DCW_WERROR=ON -- --target cpu_matrix_probe cpu_matrix_safe safe_holes test_copy \
+        test_memmove test_memset test_flush test_hostile test_env test_env_now; then
         echo "  FAIL: configure/build"
         show_failure "$log"
         record "[8] x86-64 CPU matrix" FAIL 0 1 $(($(now) - t0)) "build failed"
