@@ -39,7 +39,13 @@ add_test(NAME parallel.pool_shared COMMAND test_parallel_shared pool)
 set_tests_properties(parallel.pool_shared PROPERTIES ENVIRONMENT "CACHEWISE_PARALLEL_MIN=0")
 list(APPEND cw_par_tests parallel.contract parallel.contract_shared parallel.pool_shared)
 
-foreach(mode concurrent fork spawn_fail nproc)
+set(cw_par_modes concurrent fork spawn_fail nproc)
+if(CW_TEST_EMULATOR)
+  # qemu-user 7.2 aborts in the child when a threaded process forks (its
+  # TCG asserts "cpu == current_cpu"): the fork case runs on hardware only
+  list(REMOVE_ITEM cw_par_modes fork)
+endif()
+foreach(mode IN LISTS cw_par_modes)
   add_test(NAME parallel.${mode} COMMAND test_parallel_threads ${mode})
   set_tests_properties(parallel.${mode} PROPERTIES ENVIRONMENT "CACHEWISE_PARALLEL_MIN=0")
   list(APPEND cw_par_tests parallel.${mode})
@@ -49,8 +55,11 @@ set_tests_properties(${cw_par_tests} PROPERTIES LABELS "parallel;copy" SKIP_RETU
 # ThreadSanitizer runs the pool's concurrency and fork tests (tests/run-all.sh
 # stage 4). A child of a threaded process that starts threads is refused by
 # TSan unless die_after_fork=0; the pool's reset at fork is what is tested.
-set_tests_properties(parallel.concurrent parallel.fork PROPERTIES LABELS "parallel;tsan")
-if(CW_SANITIZE MATCHES "thread")
+set_tests_properties(parallel.concurrent PROPERTIES LABELS "parallel;tsan")
+if(TEST parallel.fork)
+  set_tests_properties(parallel.fork PROPERTIES LABELS "parallel;tsan")
+endif()
+if(CW_SANITIZE MATCHES "thread" AND TEST parallel.fork)
   set_tests_properties(parallel.fork PROPERTIES ENVIRONMENT_MODIFICATION
     "TSAN_OPTIONS=string_append::die_after_fork=0")
 endif()
