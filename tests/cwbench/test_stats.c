@@ -3,6 +3,7 @@
  * published examples (scipy's mannwhitneyu documentation, the standard
  * U critical-value table) or from brute-force enumeration here. */
 #include "stats.h"
+#include "verdict_fixture.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -383,25 +384,6 @@ static void test_geomean_quantile(void)
     CHECK(isnan(cwb_normal_quantile(0)) && isnan(cwb_normal_quantile(1)));
 }
 
-/* A comparison as cwb_compare would report it. */
-static struct cwb_cmp cmp(double ratio, int significant)
-{
-    struct cwb_cmp c;
-    memset(&c, 0, sizeof c);
-    c.ratio = ratio;
-    c.lo = c.hi = NAN;
-    c.p = significant ? 0.001 : 0.4;
-    c.significant = significant;
-    c.med_a = 1;
-    c.med_b = ratio;
-    return c;
-}
-
-#define SENTENCE(t, want) do { char b_[256]; \
-    cwb_tally_sentence(&(t), "B", "A", "size", b_, sizeof b_); \
-    if (strcmp(b_, (want)) != 0) { failures++; \
-    fprintf(stderr, "%s:%d: sentence\n  got:  %s\n  want: %s\n", __FILE__, __LINE__, b_, \
-            (want)); } } while (0)
 
 /* The overall line follows the significant results, whatever the
  * geometric mean of all of them says. */

@@ -6,6 +6,7 @@
  * -0.1%), a plain shift that must stay a verdict, the two-mode test, and
  * the difference estimate for values that can be 0. */
 #include "stats.h"
+#include "verdict_fixture.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -35,25 +36,6 @@ static void fake_samples(double *x, int n, double mean, double sd, unsigned seed
         x[(i * 7 + seed) % n] = mean + sd * (z[i] - m) / s;
 }
 
-/* A comparison as cwb_compare would report it. */
-static struct cwb_cmp cmp(double ratio, int significant)
-{
-    struct cwb_cmp c;
-    memset(&c, 0, sizeof c);
-    c.ratio = ratio;
-    c.lo = c.hi = NAN;
-    c.p = significant ? 0.001 : 0.4;
-    c.significant = significant;
-    c.med_a = 1;
-    c.med_b = ratio;
-    return c;
-}
-
-#define SENTENCE(t, want) do { char b_[256]; \
-    cwb_tally_sentence(&(t), "B", "A", "size", b_, sizeof b_); \
-    if (strcmp(b_, (want)) != 0) { failures++; \
-    fprintf(stderr, "%s:%d: sentence\n  got:  %s\n  want: %s\n", __FILE__, __LINE__, b_, \
-            (want)); } } while (0)
 
 /* No direction word anywhere in a verdict that claims none. */
 static int directionless(const char *v)
