@@ -333,6 +333,26 @@ static inline __attribute__((always_inline)) void *memcpy_through_row(void *rest
     return impl->copy(dst, src, n);
 }
 
+#ifdef CWI_INLINE_MAX
+const size_t cwi_inline_max = CWI_INLINE_MAX;
+#else
+const size_t cwi_inline_max = 0;
+#endif
+
+/* The tests of CWI_RETURN_IF_SMALL and memcpy_through_row, in their order. */
+int cwi_memcpy_path(const void *dst, const void *src, size_t n)
+{
+    if (n <= cwi_inline_max)
+        return CWI_PATH_INLINE;
+    const struct cwi_impl *impl = active();
+    if (n <= CWI_MEMCPY_SMALL)
+        return CWI_PATH_TEMPORAL;
+    int streaming = n >= g_nt_threshold;
+    if (impl->path != NULL)
+        return impl->path(dst, src, n, streaming);
+    return streaming ? CWI_PATH_STREAM : CWI_PATH_TEMPORAL;
+}
+
 #ifdef CWI_MEMCPY_IFUNC
 /* In the shared library cw_memcpy is a GNU indirect function: the dynamic
  * linker calls resolve_cw_memcpy once, and every call through a program's

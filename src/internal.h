@@ -79,6 +79,25 @@ const char *cwi_memcpy_entry_name(void) CWI_HIDDEN;
 /* Prints which function was called with n > CWI_MAX_COPY and aborts. */
 CWI_HIDDEN __attribute__((noreturn)) void cwi_size_overflow(const char *fn, size_t n);
 
+/* The ways a memcpy-shaped copy moves its bytes: what the shim's
+ * CACHEWISE_STATS counts per call (src/preload/stats.c). */
+enum cwi_copy_path {
+    CWI_PATH_INLINE,     /* n <= cwi_inline_max: the entry's own loads and stores */
+    CWI_PATH_TEMPORAL,   /* the row's temporal loops (vector or scalar) */
+    CWI_PATH_REP,        /* rep movsb inside the policy's window */
+    CWI_PATH_STREAM,     /* n >= nt_threshold: non-temporal stores */
+    CWI_PATH_STREAM_REP, /* n >= nt_threshold, moved by rep movsb (stream_method) */
+    CWI_PATH_SRC_NOREUSE, /* CW_SRC_NOREUSE (the shim's src_noreuse threshold) */
+    CWI_PATH_OVERLAP,    /* overlapping buffers: the memmove loops */
+    CWI_NPATH
+};
+/* The largest copy the entries make themselves, before any row (0: none). */
+CWI_HIDDEN extern const size_t cwi_inline_max;
+/* Which of the paths above cw_memcpy(dst, src, n) takes with the policy in
+ * force (one of INLINE..STREAM_REP), by the same tests as the copy itself.
+ * Initialises the library if needed; never on a copy's path. */
+CWI_HIDDEN int cwi_memcpy_path(const void *dst, const void *src, size_t n);
+
 /* One implementation: a row of the dispatch table. */
 struct cwi_impl {
     const char *name;
@@ -123,6 +142,10 @@ struct cwi_impl {
      * persist_small rule, as persist (under the clwb rule, fills below
      * CWL_NT_MIN all stores + write-back) */
     cwi_set_fn memset_persist;
+    /* which path (enum cwi_copy_path) copy (streaming 0) or copy_nt
+     * (streaming 1) takes for these bytes; NULL: the row has only its
+     * loops (CWI_PATH_TEMPORAL, CWI_PATH_STREAM) */
+    int (*path)(const void *dst, const void *src, size_t n, int streaming);
 };
 
 /* Table of implementations compiled into this build, best first, terminated

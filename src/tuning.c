@@ -80,7 +80,8 @@ static char g_signature[160];                 /* this CPU's, for tuning files */
  * warns about misspelled names. */
 static const char *const other_vars[] = {
     "CACHEWISE_TUNING", "CACHEWISE_VERBOSE", "CACHEWISE_SRC_NOREUSE_THRESHOLD",
-    "CACHEWISE_PROFILE", "CACHEWISE_PROFILE_SIGNAL", "CACHEWISE_PROFILE_SLOTS", NULL,
+    "CACHEWISE_PROFILE", "CACHEWISE_PROFILE_SIGNAL", "CACHEWISE_PROFILE_SLOTS",
+    "CACHEWISE_STATS", NULL,
 };
 
 static void copy_str(char *dst, size_t cap, const char *src, size_t len)

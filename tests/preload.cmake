@@ -71,6 +71,13 @@ set_tests_properties(preload_threads_shared_slot PROPERTIES ENVIRONMENT
 cwp_test(early ${CWP_DIR}/early.sh ${CWP_SHIM} $<TARGET_FILE:cwp_early> ${CWP_WORK}/early)
 cwp_test(forkexec ${CWP_DIR}/forkexec.sh ${CWP_SHIM} $<TARGET_FILE:cwp_forkexec>
   ${CWP_WORK}/forkexec)
+# CACHEWISE_STATS: the calls per size class and per path, to a file and to
+# stderr, with every implementation of this architecture
+foreach(impl IN LISTS CWP_IMPLS)
+  cwp_test(stats_${impl} ${CWP_DIR}/stats.sh ${CWP_SHIM} $<TARGET_FILE:cwp_known_calls>
+    ${CWP_WORK}/stats_${impl})
+  set_tests_properties(preload_stats_${impl} PROPERTIES ENVIRONMENT "CACHEWISE_IMPL=${impl}")
+endforeach()
 # The profile's file name in the verbose line (%p expanded), and a failure
 # to write it reported although the program closed fd 2 before exit.
 cwp_test(stderr ${CWP_DIR}/stderr.sh ${CWP_SHIM} $<TARGET_FILE:cwp_closes_stderr>

@@ -109,7 +109,7 @@ static void say_loaded(void)
     const char *v = cwi_getenv("CACHEWISE_VERBOSE");
     if (v == NULL || v[0] == '\0' || v[0] == '0')
         return;
-    char line[PATH_MAX + 256], src[32];
+    char line[2 * PATH_MAX + 256], src[32];
     if (cwp_srcnta_threshold == SIZE_MAX)
         snprintf(src, sizeof src, "off");
     else
@@ -119,12 +119,13 @@ static void say_loaded(void)
     const char *prof = cwp_profile_path();
     if (prof != NULL && cwp_profile_name(prof_name, sizeof prof_name) == 0)
         prof = prof_name;
+    char stats[PATH_MAX + 32];
     int len = snprintf(line, sizeof line,
                        "cachewise-preload: loaded (cachewise %s): memcpy, memmove, mempcpy and "
                        "their __*_chk interposed; nt_threshold=%zu (%s) "
-                       "src_noreuse_threshold=%s profile=%s\n",
+                       "src_noreuse_threshold=%s profile=%s stats=%s\n",
                        cw_version(), cwp_nt_threshold, cwi_info.nt_threshold_source, src,
-                       prof != NULL ? prof : "off");
+                       prof != NULL ? prof : "off", cwp_stats_target(stats, sizeof stats));
     if (len > 0)
         (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
 }
@@ -151,17 +152,12 @@ static void init_once(void)
     cwp_large_threshold = cwp_nt_threshold < cwp_srcnta_threshold ? cwp_nt_threshold
                                                                   : cwp_srcnta_threshold;
     cwp_setup();
+    cwp_stats_setup();
     say_loaded();
     if (borrowed)
         environ = NULL;
     atomic_store_explicit(&g_ready, 1, memory_order_release);
     t_initialising = 0;
-}
-
-static inline int disjoint(const void *a, const void *b, size_t n)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    return (x > y ? x - y : y - x) >= n;
 }
 
 /* The rare paths are out of line so that the common one needs no stack
@@ -177,25 +173,36 @@ __attribute__((noinline)) static void *srcnta_copy(void *dst, const void *src, s
  * under the shim. Returns dst. */
 static inline void *do_copy(void *dst, const void *src, size_t n)
 {
-    if (__builtin_expect(!disjoint(dst, src, n), 0))
+    if (__builtin_expect(!cwp_disjoint(dst, src, n), 0))
         return cw_memmove(dst, src, n);
     if (__builtin_expect(n >= cwp_srcnta_threshold, 0))
         return srcnta_copy(dst, src, n);
     return cw_memcpy(dst, src, n);
 }
 
+__attribute__((noinline)) static void *counted_path_copy(void *dst, const void *src, size_t n)
+{
+    cwp_count_path(dst, src, n);
+    return do_copy(dst, src, n);
+}
+
 __attribute__((noinline)) static void *profiled_copy_slow(void *dst, const void *src,
                                                           size_t n, enum cwp_fn fn)
 {
     cwp_record_slow(n, fn);
+    if (cwp_stats)
+        cwp_count_path(dst, src, n);
     return do_copy(dst, src, n);
 }
 
+/* Counted (CACHEWISE_PROFILE, CACHEWISE_STATS), then copied. */
 __attribute__((noinline)) static void *profiled_copy(void *dst, const void *src, size_t n,
                                                      enum cwp_fn fn)
 {
     if (__builtin_expect(!cwp_record(n, fn), 0))
         return profiled_copy_slow(dst, src, n, fn);
+    if (cwp_stats)
+        return counted_path_copy(dst, src, n);
     return do_copy(dst, src, n);
 }
 
@@ -218,7 +225,7 @@ __attribute__((noinline, cold)) static void *first_copy(void *dst, const void *s
         return dst;
     }
     pthread_once(&g_once, init_once);
-    if (cwp_profiling)
+    if (cwp_counting)
         return profiled_copy(dst, src, n, fn);
     return do_copy(dst, src, n);
 }
@@ -228,7 +235,7 @@ static inline void *copy(void *dst, const void *src, size_t n, enum cwp_fn fn)
 {
     if (__builtin_expect(!atomic_load_explicit(&g_ready, memory_order_acquire), 0))
         return first_copy(dst, src, n, fn);
-    if (__builtin_expect(cwp_profiling, 0))
+    if (__builtin_expect(cwp_counting, 0))
         return profiled_copy(dst, src, n, fn);
     return do_copy(dst, src, n);
 }
@@ -283,4 +290,6 @@ __attribute__((destructor)) static void cwp_dtor(void)
 {
     if (cwp_profiling)
         cwp_write();
+    if (cwp_stats)
+        cwp_stats_write();
 }

@@ -41,15 +41,24 @@ struct cwp_slot {
     _Atomic(uint64_t) calls[CWP_NFN];
     _Atomic(uint64_t) nt_calls, nt_bytes;  /* n >= nt_threshold */
     _Atomic(uint64_t) sn_calls, sn_bytes;  /* n >= src_noreuse threshold */
+    _Atomic(uint64_t) path_calls[CWI_NPATH], path_bytes[CWI_NPATH]; /* CACHEWISE_STATS */
     _Atomic int state;                     /* CWP_FREE / CWP_USED */
     int shared;
     struct cwp_slot *next;                 /* registry, push-only */
 };
 
+/* Every slot summed (cwp_merge), for the profile and the statistics. */
+struct cwp_totals {
+    uint64_t count[CWP_NBUCKETS], big[CWP_NLOG], calls[CWP_NFN];
+    uint64_t nt_calls, nt_bytes, sn_calls, sn_bytes;
+    uint64_t path_calls[CWI_NPATH], path_bytes[CWI_NPATH];
+};
+
 CWI_HIDDEN extern CWP_TLS struct cwp_slot *cwp_tls_slot;
-/* Nonzero when CACHEWISE_PROFILE is set. This and the thresholds are
- * written once, during init, before the shim is marked ready. */
-CWI_HIDDEN extern int cwp_profiling;
+/* cwp_profiling: CACHEWISE_PROFILE is set; cwp_stats: CACHEWISE_STATS is;
+ * cwp_counting: either (the calls are counted). These and the thresholds
+ * are written once, during init, before the shim is marked ready. */
+CWI_HIDDEN extern int cwp_profiling, cwp_stats, cwp_counting;
 CWI_HIDDEN extern size_t cwp_nt_threshold, cwp_srcnta_threshold;
 CWI_HIDDEN extern size_t cwp_large_threshold; /* the smaller of the two */
 
@@ -69,6 +78,34 @@ CWI_HIDDEN void cwp_write(void);
 /* The rare cases of cwp_record: this thread has no slot yet, or counts
  * into the shared overflow slot. */
 CWI_HIDDEN void cwp_record_slow(size_t n, enum cwp_fn fn);
+
+/* Sums every thread's slot into cwp_total. Async-signal-safe; called with
+ * cwp_out_lock() held. */
+CWI_HIDDEN extern struct cwp_totals cwp_total;
+CWI_HIDDEN void cwp_merge(void);
+/* From cwp_total: bytes of the calls of lo..hi bytes (hi UINT64_MAX: no
+ * upper end); exact where lo and hi + 1 are at most 4097 or powers of two. */
+CWI_HIDDEN uint64_t cwp_bytes_ge(uint64_t lo);
+CWI_HIDDEN uint64_t cwp_bytes_between(uint64_t lo, uint64_t hi);
+/* This program's path (/proc/self/exe), in a static buffer. */
+CWI_HIDDEN const char *cwp_program(void);
+
+/* CACHEWISE_STATS (src/preload/stats.c): read the setting (init path: no
+ * malloc, no memcpy), count one call's path into this thread's slot (after
+ * cwp_record), write the statistics (exit). */
+CWI_HIDDEN void cwp_stats_setup(void);
+CWI_HIDDEN void cwp_count_path(const void *dst, const void *src, size_t n);
+CWI_HIDDEN void cwp_stats_write(void);
+/* "stderr", the statistics file's name (%p expanded) or "off", for the
+ * verbose line. */
+CWI_HIDDEN const char *cwp_stats_target(char *buf, size_t cap);
+
+/* Whether [a, a+n) and [b, b+n) do not overlap. */
+static inline int cwp_disjoint(const void *a, const void *b, size_t n)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return (x > y ? x - y : y - x) >= n;
+}
 
 static inline void cwp_bump(_Atomic(uint64_t) *c, uint64_t v)
 {

@@ -8,21 +8,15 @@
  * slot. The profile is written at exit and, with CACHEWISE_PROFILE_SIGNAL,
  * on a signal; the writer uses only async-signal-safe calls and static
  * buffers guarded by a try-lock. */
-#define _GNU_SOURCE /* strerrordesc_np */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdio.h> /* rename: a system call, async-signal-safe */
 #include <stdatomic.h>
-#include <string.h> /* strerrordesc_np: a table lookup, async-signal-safe */
 #include <sys/mman.h>
-#include <sys/random.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "out.h"
 #include "preload.h"
 
 enum { CWP_FREE = 0, CWP_USED = 1 };
@@ -34,7 +28,7 @@ enum { CWP_FREE = 0, CWP_USED = 1 };
  * not do. */
 #define CWP_KEY_INLINE_MAX 32u
 
-int cwp_profiling;
+int cwp_profiling, cwp_counting;
 CWP_TLS struct cwp_slot *cwp_tls_slot;
 
 static _Atomic(struct cwp_slot *) g_slots;
@@ -46,102 +40,9 @@ static int g_signal;
 static size_t g_max_slots = CWP_MAX_SLOTS;
 
 static char g_template[PATH_MAX];     /* absolute, still with %p */
-static _Atomic int g_writing;          /* try-lock for everything below */
 static char g_path[PATH_MAX + 32];
-static char g_tmp[PATH_MAX + 64];
 static char g_exe[512];
-static uint64_t g_count[CWP_NBUCKETS];
-static uint64_t g_big[CWP_NLOG];
-static uint64_t g_calls[CWP_NFN], g_nt_calls, g_nt_bytes, g_sn_calls, g_sn_bytes;
-
-/* The profile is written at exit, and many programs close fd 2 before that
- * (coreutils' close_stdout, xz, sort and echo among them): a write(2) of a
- * failure would then go nowhere, or into whatever file took fd 2 since.
- * So while profiling the shim keeps its own duplicate of the stderr the
- * program started with (close-on-exec, from CWP_ERR_FD_MIN up, out of the
- * way of the low numbers programs open and reuse), with that file's
- * identity: a descriptor the program closed or replaced (closefrom, dup2)
- * is not ours any more, and then only a fd 2 that is still that same file
- * is written to. -1: no duplicate (not profiling, or no stderr at start-up),
- * fd 2 as before. */
-#define CWP_ERR_FD_MIN 100
-static int g_err_fd = -1;
-static dev_t g_err_dev;
-static ino_t g_err_ino;
-
-/* ---- small async-signal-safe helpers ---- */
-
-static size_t str_len(const char *s)
-{
-    size_t n = 0;
-    while (s[n] != '\0')
-        n++;
-    return n;
-}
-
-/* Appends src to dst[*len] within cap (always terminated); 0 if it fit. */
-static int str_append(char *dst, size_t cap, size_t *len, const char *src)
-{
-    for (; *src != '\0'; src++) {
-        if (*len + 1 >= cap)
-            return -1;
-        dst[(*len)++] = *src;
-    }
-    dst[*len] = '\0';
-    return 0;
-}
-
-static char *u64_str(char buf[24], uint64_t v)
-{
-    char *p = buf + 23;
-    *p = '\0';
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    return p;
-}
-
-static int is_err_file(int fd)
-{
-    struct stat st;
-    return fstat(fd, &st) == 0 && st.st_dev == g_err_dev && st.st_ino == g_err_ino;
-}
-
-/* Where a message goes: the duplicate while it is still the start-up
- * stderr, else fd 2 if that is; -1: neither (nothing is written). */
-static int err_fd(void)
-{
-    if (g_err_fd < 0)
-        return 2;
-    if (is_err_file(g_err_fd))
-        return g_err_fd;
-    return is_err_file(2) ? 2 : -1;
-}
-
-static void keep_stderr(void)
-{
-    int fd = fcntl(2, F_DUPFD_CLOEXEC, CWP_ERR_FD_MIN);
-    if (fd < 0) /* a descriptor limit below CWP_ERR_FD_MIN: any number */
-        fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
-    struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0) {
-        g_err_dev = st.st_dev;
-        g_err_ino = st.st_ino;
-        g_err_fd = fd;
-    } else if (fd >= 0) {
-        (void)close(fd);
-    }
-}
-
-static void say(const char *a, const char *b, const char *c)
-{
-    const char *parts[4] = {"cachewise-preload: ", a, b, c};
-    int fd = err_fd();
-    for (int i = 0; i < 4 && fd >= 0; i++)
-        if (parts[i] != NULL)
-            (void)!write(fd, parts[i], str_len(parts[i]));
-}
+struct cwp_totals cwp_total;
 
 /* ---- setup ---- */
 
@@ -151,20 +52,9 @@ void cwp_setup(void)
     if (path == NULL || path[0] == '\0')
         return;
     /* Resolved now: the program may chdir before it exits. */
-    size_t len = 0;
-    g_template[0] = '\0';
-    if (path[0] != '/') {
-        if (getcwd(g_template, sizeof g_template) == NULL) {
-            say("CACHEWISE_PROFILE: cannot resolve a relative path "
-                "(current directory unknown); profiling disabled\n", NULL, NULL);
-            return;
-        }
-        len = str_len(g_template);
-        if (str_append(g_template, sizeof g_template, &len, "/") != 0)
-            len = sizeof g_template;
-    }
-    if (len >= sizeof g_template || str_append(g_template, sizeof g_template, &len, path) != 0) {
-        say("CACHEWISE_PROFILE: path too long; profiling disabled\n", NULL, NULL);
+    const char *why;
+    if (cwp_absolute(g_template, sizeof g_template, path, &why) != 0) {
+        cwp_say("CACHEWISE_PROFILE: ", why, "; profiling disabled\n");
         return;
     }
     const char *slots = cwi_getenv("CACHEWISE_PROFILE_SLOTS");
@@ -180,11 +70,11 @@ void cwp_setup(void)
                  sig[4] == '\0')
             g_signal = SIGUSR1;
         else
-            say("CACHEWISE_PROFILE_SIGNAL: expected 1, USR1 or USR2; no signal flush\n",
-                NULL, NULL);
+            cwp_say("CACHEWISE_PROFILE_SIGNAL: expected 1, USR1 or USR2; no signal flush\n",
+                    NULL, NULL);
     }
-    keep_stderr();
-    cwp_profiling = 1;
+    cwp_keep_stderr();
+    cwp_profiling = cwp_counting = 1;
 }
 
 const char *cwp_profile_path(void)
@@ -217,6 +107,8 @@ static void slot_zero(struct cwp_slot *s)
     zero(&s->nt_bytes, 1);
     zero(&s->sn_calls, 1);
     zero(&s->sn_bytes, 1);
+    zero(s->path_calls, CWI_NPATH);
+    zero(s->path_bytes, CWI_NPATH);
 }
 
 /* A forked child starts a profile of its own: the parent's counts stay in
@@ -231,7 +123,7 @@ static void after_fork_child(void)
             atomic_store_explicit(&s->state, CWP_FREE, memory_order_relaxed);
     }
     slot_zero(&g_overflow);
-    atomic_store_explicit(&g_writing, 0, memory_order_relaxed);
+    cwp_out_reset();
 }
 
 static void on_signal(int sig)
@@ -244,7 +136,7 @@ static void on_signal(int sig)
 
 void cwp_setup_late(void)
 {
-    if (!cwp_profiling)
+    if (!cwp_counting)
         return;
     if (pthread_key_create(&g_key, slot_release) == 0) {
         if ((unsigned)g_key < CWP_KEY_INLINE_MAX)
@@ -253,7 +145,7 @@ void cwp_setup_late(void)
             (void)pthread_key_delete(g_key);
     }
     (void)pthread_atfork(NULL, NULL, after_fork_child);
-    if (g_signal != 0) {
+    if (cwp_profiling && g_signal != 0) {
         /* Never take the signal away from a program that already handles
          * it (handlers are reset to SIG_DFL across exec). Static and filled
          * field by field: clang turns an initialised local struct into a
@@ -266,8 +158,8 @@ void cwp_setup_late(void)
             !(old.sa_flags & SA_SIGINFO))
             (void)sigaction(g_signal, &sa, NULL);
         else
-            say("CACHEWISE_PROFILE_SIGNAL: the signal is already handled; "
-                "no signal flush\n", NULL, NULL);
+            cwp_say("CACHEWISE_PROFILE_SIGNAL: the signal is already handled; "
+                    "no signal flush\n", NULL, NULL);
     }
 }
 
@@ -333,83 +225,22 @@ void cwp_record_slow(size_t n, enum cwp_fn fn)
     }
 }
 
-/* ---- writer ---- */
+/* ---- merging ---- */
 
-struct out {
-    int fd, failed;
-    size_t len;
-    char buf[8192];
-};
-static struct out g_out;
-
-static void out_flush(struct out *o)
+void cwp_merge(void)
 {
-    size_t off = 0;
-    while (off < o->len && !o->failed) {
-        ssize_t w = write(o->fd, o->buf + off, o->len - off);
-        if (w > 0)
-            off += (size_t)w;
-        else if (w < 0 && errno == EINTR)
-            continue;
-        else
-            o->failed = errno != 0 ? errno : EIO;
-    }
-    o->len = 0;
-}
-
-static void out_str(struct out *o, const char *s)
-{
-    for (; *s != '\0'; s++) {
-        if (o->len == sizeof o->buf)
-            out_flush(o);
-        o->buf[o->len++] = *s;
-    }
-}
-
-static void out_u64(struct out *o, uint64_t v)
-{
-    char b[24];
-    out_str(o, u64_str(b, v));
-}
-
-/* num * mul / den as a decimal with up to `digits` decimals, trailing zeros
- * dropped (integer arithmetic only: no printf in a signal handler). */
-static void out_frac(struct out *o, uint64_t num, uint64_t mul, uint64_t den, int digits)
-{
-    if (den == 0) {
-        out_str(o, "0");
-        return;
-    }
-    unsigned __int128 scale = 1;
-    for (int i = 0; i < digits; i++)
-        scale *= 10;
-    unsigned __int128 q = ((unsigned __int128)num * mul * scale + den / 2) / den;
-    out_u64(o, (uint64_t)(q / scale));
-    uint64_t f = (uint64_t)(q % scale);
-    if (f == 0)
-        return;
-    char d[40];
-    for (int i = digits - 1; i >= 0; i--) {
-        d[i] = (char)('0' + f % 10);
-        f /= 10;
-    }
-    int end = digits;
-    while (end > 0 && d[end - 1] == '0')
-        end--;
-    d[end] = '\0';
-    out_str(o, ".");
-    out_str(o, d);
-}
-
-static void merge(void)
-{
+    /* field by field: a struct assignment may become a call to memset or
+     * memcpy, and this runs in signal handlers and inside the shim */
+    struct cwp_totals *t = &cwp_total;
     for (size_t i = 0; i < CWP_NBUCKETS; i++)
-        g_count[i] = 0;
+        t->count[i] = 0;
     for (size_t i = 0; i < CWP_NLOG; i++)
-        g_big[i] = 0;
+        t->big[i] = 0;
     for (size_t i = 0; i < CWP_NFN; i++)
-        g_calls[i] = 0;
-    g_nt_calls = g_nt_bytes = g_sn_calls = g_sn_bytes = 0;
+        t->calls[i] = 0;
+    t->nt_calls = t->nt_bytes = t->sn_calls = t->sn_bytes = 0;
+    for (size_t i = 0; i < CWI_NPATH; i++)
+        t->path_calls[i] = t->path_bytes[i] = 0;
     struct cwp_slot *s = atomic_load_explicit(&g_slots, memory_order_acquire);
     int overflow_done = 0;
     for (;;) {
@@ -421,242 +252,149 @@ static void merge(void)
         }
 #define LD(x) atomic_load_explicit(&(x), memory_order_relaxed)
         for (size_t i = 0; i < CWP_NBUCKETS; i++)
-            g_count[i] += LD(s->count[i]);
+            t->count[i] += LD(s->count[i]);
         for (size_t i = 0; i < CWP_NLOG; i++)
-            g_big[i] += LD(s->big_bytes[i]);
+            t->big[i] += LD(s->big_bytes[i]);
         for (size_t i = 0; i < CWP_NFN; i++)
-            g_calls[i] += LD(s->calls[i]);
-        g_nt_calls += LD(s->nt_calls);
-        g_nt_bytes += LD(s->nt_bytes);
-        g_sn_calls += LD(s->sn_calls);
-        g_sn_bytes += LD(s->sn_bytes);
+            t->calls[i] += LD(s->calls[i]);
+        t->nt_calls += LD(s->nt_calls);
+        t->nt_bytes += LD(s->nt_bytes);
+        t->sn_calls += LD(s->sn_calls);
+        t->sn_bytes += LD(s->sn_bytes);
+        for (size_t i = 0; i < CWI_NPATH; i++) {
+            t->path_calls[i] += LD(s->path_calls[i]);
+            t->path_bytes[i] += LD(s->path_bytes[i]);
+        }
 #undef LD
         s = s == &g_overflow ? NULL : s->next;
     }
 }
 
-/* Bytes copied by calls of size >= t, for t a power of two or <= 4096:
- * exact, because the log2 buckets start at powers of two. */
-static uint64_t bytes_ge(uint64_t t)
+uint64_t cwp_bytes_ge(uint64_t t)
 {
     uint64_t b = 0;
     for (uint64_t i = t; i <= CWP_EXACT_MAX; i++)
-        b += i * g_count[i];
+        b += i * cwp_total.count[i];
     for (unsigned j = 0; j < CWP_NLOG; j++)
-        if (t <= CWP_EXACT_MAX || ((uint64_t)1 << (CWP_LOG_FIRST + j)) >= t)
-            b += g_big[j];
+        if (t <= CWP_EXACT_MAX + 1 || ((uint64_t)1 << (CWP_LOG_FIRST + j)) >= t)
+            b += cwp_total.big[j];
     return b;
 }
 
-static void out_pct(struct out *o, uint64_t part, uint64_t total)
+uint64_t cwp_bytes_between(uint64_t lo, uint64_t hi)
 {
-    out_frac(o, part, 100, total, 2);
-    out_str(o, "%");
+    return cwp_bytes_ge(lo) - (hi == UINT64_MAX ? 0 : cwp_bytes_ge(hi + 1));
 }
 
-static void out_count_bytes(struct out *o, const char *label, uint64_t threshold,
+const char *cwp_program(void)
+{
+    ssize_t n = readlink("/proc/self/exe", g_exe, sizeof g_exe - 1);
+    g_exe[n > 0 ? n : 0] = '\0';
+    return g_exe;
+}
+
+/* ---- the profile ---- */
+
+static void out_count_bytes(struct cwp_out *o, const char *label, uint64_t threshold,
                             uint64_t calls, uint64_t bytes, uint64_t total)
 {
-    out_str(o, label);
+    cwp_out_str(o, label);
     if (threshold == SIZE_MAX) {
-        out_str(o, "off\n");
+        cwp_out_str(o, "off\n");
         return;
     }
-    out_u64(o, threshold);
-    out_str(o, ": ");
-    out_u64(o, calls);
-    out_str(o, " calls, ");
-    out_u64(o, bytes);
-    out_str(o, " bytes (");
-    out_pct(o, bytes, total);
-    out_str(o, " of bytes)\n");
+    cwp_out_u64(o, threshold);
+    cwp_out_str(o, ": ");
+    cwp_out_u64(o, calls);
+    cwp_out_str(o, " calls, ");
+    cwp_out_u64(o, bytes);
+    cwp_out_str(o, " bytes (");
+    cwp_out_pct(o, bytes, total);
+    cwp_out_str(o, " of bytes)\n");
 }
 
-static void emit(struct out *o, pid_t pid)
+static void emit(struct cwp_out *o, void *arg)
 {
+    pid_t pid = *(const pid_t *)arg;
     uint64_t calls = 0, bytes = 0;
     for (size_t i = 0; i < CWP_NBUCKETS; i++)
-        calls += g_count[i];
-    bytes = bytes_ge(0);
+        calls += cwp_total.count[i];
+    bytes = cwp_bytes_ge(0);
     char b[24];
 
-    out_str(o, "# cachewise-preload profile: sizes of memcpy/memmove/mempcpy calls\n");
-    out_str(o, "# program: ");
-    out_str(o, g_exe);
-    out_str(o, " (pid ");
-    out_str(o, u64_str(b, (uint64_t)pid));
-    out_str(o, ")\n# calls: ");
-    out_u64(o, calls);
-    out_str(o, " (memcpy ");
-    out_u64(o, g_calls[CWP_MEMCPY] + g_calls[CWP_MEMCPY_CHK]);
-    out_str(o, ", memmove ");
-    out_u64(o, g_calls[CWP_MEMMOVE] + g_calls[CWP_MEMMOVE_CHK]);
-    out_str(o, ", mempcpy ");
-    out_u64(o, g_calls[CWP_MEMPCPY] + g_calls[CWP_MEMPCPY_CHK]);
-    out_str(o, "; through __*_chk ");
-    out_u64(o, g_calls[CWP_MEMCPY_CHK] + g_calls[CWP_MEMMOVE_CHK] + g_calls[CWP_MEMPCPY_CHK]);
-    out_str(o, ")\n# bytes: ");
-    out_u64(o, bytes);
-    out_str(o, " (mean ");
-    out_frac(o, bytes, 1, calls, 1);
-    out_str(o, " per call)\n# impl: ");
-    out_str(o, cwi_info.impl != NULL ? cwi_info.impl : "?");
-    out_str(o, "\n");
-    out_count_bytes(o, "# calls >= nt_threshold ", cwp_nt_threshold, g_nt_calls, g_nt_bytes,
-                    bytes);
-    out_count_bytes(o, "# calls >= src_noreuse_threshold ", cwp_srcnta_threshold, g_sn_calls,
-                    g_sn_bytes, bytes);
+    cwp_out_str(o, "# cachewise-preload profile: sizes of memcpy/memmove/mempcpy calls\n");
+    cwp_out_str(o, "# program: ");
+    cwp_out_str(o, g_exe);
+    cwp_out_str(o, " (pid ");
+    cwp_out_str(o, cwp_u64_str(b, (uint64_t)pid));
+    cwp_out_str(o, ")\n# calls: ");
+    cwp_out_u64(o, calls);
+    cwp_out_str(o, " (memcpy ");
+    cwp_out_u64(o, cwp_total.calls[CWP_MEMCPY] + cwp_total.calls[CWP_MEMCPY_CHK]);
+    cwp_out_str(o, ", memmove ");
+    cwp_out_u64(o, cwp_total.calls[CWP_MEMMOVE] + cwp_total.calls[CWP_MEMMOVE_CHK]);
+    cwp_out_str(o, ", mempcpy ");
+    cwp_out_u64(o, cwp_total.calls[CWP_MEMPCPY] + cwp_total.calls[CWP_MEMPCPY_CHK]);
+    cwp_out_str(o, "; through __*_chk ");
+    cwp_out_u64(o, cwp_total.calls[CWP_MEMCPY_CHK] + cwp_total.calls[CWP_MEMMOVE_CHK] +
+                       cwp_total.calls[CWP_MEMPCPY_CHK]);
+    cwp_out_str(o, ")\n# bytes: ");
+    cwp_out_u64(o, bytes);
+    cwp_out_str(o, " (mean ");
+    cwp_out_frac(o, bytes, 1, calls, 1);
+    cwp_out_str(o, " per call)\n# impl: ");
+    cwp_out_str(o, cwi_info.impl != NULL ? cwi_info.impl : "?");
+    cwp_out_str(o, "\n");
+    out_count_bytes(o, "# calls >= nt_threshold ", cwp_nt_threshold, cwp_total.nt_calls,
+                    cwp_total.nt_bytes, bytes);
+    out_count_bytes(o, "# calls >= src_noreuse_threshold ", cwp_srcnta_threshold, cwp_total.sn_calls,
+                    cwp_total.sn_bytes, bytes);
     for (unsigned k = 6; k < 64; k++) {
-        uint64_t t = (uint64_t)1 << k, ge = bytes_ge(t);
-        out_str(o, "# share of bytes in calls >= ");
-        out_u64(o, t);
-        out_str(o, ": ");
-        out_pct(o, ge, bytes);
-        out_str(o, "\n");
+        uint64_t t = (uint64_t)1 << k, ge = cwp_bytes_ge(t);
+        cwp_out_str(o, "# share of bytes in calls >= ");
+        cwp_out_u64(o, t);
+        cwp_out_str(o, ": ");
+        cwp_out_pct(o, ge, bytes);
+        cwp_out_str(o, "\n");
         if (ge == 0)
             break;
     }
-    out_str(o, "# sizes 0..4096 exact; larger sizes in buckets [2^k, 2^(k+1)), each "
+    cwp_out_str(o, "# sizes 0..4096 exact; larger sizes in buckets [2^k, 2^(k+1)), each "
                "given at the mean size of its calls\n");
-    out_str(o, "# size probability\n");
+    cwp_out_str(o, "# size probability\n");
     for (size_t i = 0; i < CWP_NBUCKETS; i++) {
-        if (g_count[i] == 0)
+        if (cwp_total.count[i] == 0)
             continue;
         uint64_t size = i;
         if (i > CWP_EXACT_MAX) {
             size_t j = i - CWP_EXACT_MAX - 1;
-            size = (g_big[j] + g_count[i] / 2) / g_count[i];
+            size = (cwp_total.big[j] + cwp_total.count[i] / 2) / cwp_total.count[i];
         }
-        out_u64(o, size);
-        out_str(o, " ");
-        out_frac(o, g_count[i], 1, calls, 15);
-        out_str(o, "\n");
+        cwp_out_u64(o, size);
+        cwp_out_str(o, " ");
+        cwp_out_frac(o, cwp_total.count[i], 1, calls, 15);
+        cwp_out_str(o, "\n");
     }
-}
-
-/* Expands %p (pid) and %% of the template into dst; -1 if too long. */
-static int expand_into(char *dst, size_t cap, pid_t pid)
-{
-    size_t len = 0;
-    char b[24];
-    dst[0] = '\0';
-    for (const char *t = g_template; *t != '\0'; t++) {
-        char one[2] = {*t, '\0'};
-        const char *piece = one;
-        if (t[0] == '%' && t[1] == 'p') {
-            piece = u64_str(b, (uint64_t)pid);
-            t++;
-        } else if (t[0] == '%' && t[1] == '%') {
-            t++;
-        }
-        if (str_append(dst, cap, &len, piece) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-static int expand_path(pid_t pid)
-{
-    return expand_into(g_path, sizeof g_path, pid);
 }
 
 int cwp_profile_name(char *buf, size_t cap)
 {
     if (!cwp_profiling || cap == 0)
         return -1;
-    return expand_into(buf, cap, getpid());
-}
-
-/* 64 unpredictable bits for a temporary name (getrandom; the clock and
- * the stack address if the kernel has none to give). */
-static uint64_t random_u64(void)
-{
-    uint64_t v = 0;
-    if (getrandom(&v, sizeof v, GRND_NONBLOCK) == (ssize_t)sizeof v)
-        return v;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    v ^= (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)ts.tv_sec;
-    v ^= (uint64_t)(uintptr_t)&ts * 0xbf58476d1ce4e5b9ull;
-    return v;
-}
-
-/* Creates g_path's temporary file in g_path's own directory (so the
- * rename stays on one file system) under a name nobody can predict,
- * never through an existing file or symlink: O_EXCL|O_NOFOLLOW, mode 0600
- * until it is complete and renamed. mkstemp without malloc, and without
- * its fixed six-letter suffix. Returns the descriptor or -1 (errno). */
-static int create_temp(void)
-{
-    static const char hex[] = "0123456789abcdef";
-    for (int attempt = 0; attempt < 16; attempt++) {
-        size_t len = 0;
-        char name[24];
-        uint64_t r = random_u64();
-        for (int i = 0; i < 16; i++)
-            name[i] = hex[(r >> (4 * i)) & 15];
-        name[16] = '\0';
-        g_tmp[0] = '\0';
-        if (str_append(g_tmp, sizeof g_tmp, &len, g_path) != 0 ||
-            str_append(g_tmp, sizeof g_tmp, &len, ".") != 0 ||
-            str_append(g_tmp, sizeof g_tmp, &len, name) != 0 ||
-            str_append(g_tmp, sizeof g_tmp, &len, ".tmp") != 0) {
-            errno = ENAMETOOLONG;
-            return -1;
-        }
-        int fd = open(g_tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd >= 0 || errno != EEXIST)
-            return fd;
-    }
-    return -1;
+    return cwp_expand(buf, cap, g_template, getpid());
 }
 
 void cwp_write(void)
 {
-    if (!cwp_profiling)
-        return;
-    int busy = 0;
-    if (!atomic_compare_exchange_strong_explicit(&g_writing, &busy, 1, memory_order_acquire,
-                                                 memory_order_relaxed))
-        return; /* a flush is in progress (this signal interrupted it) */
+    if (!cwp_profiling || !cwp_out_lock())
+        return; /* not profiling, or a write is in progress (this signal interrupted it) */
     pid_t pid = getpid();
-    if (expand_path(pid) != 0) {
-        say("profile path too long\n", NULL, NULL);
-        goto out;
-    }
-    ssize_t n = readlink("/proc/self/exe", g_exe, sizeof g_exe - 1);
-    g_exe[n > 0 ? n : 0] = '\0';
-    merge();
-
-    struct out *o = &g_out;
-    o->len = 0;
-    o->failed = 0;
-    o->fd = create_temp();
-    if (o->fd < 0) {
-        o->failed = errno;
+    if (cwp_expand(g_path, sizeof g_path, g_template, pid) != 0) {
+        cwp_say("profile path too long\n", NULL, NULL);
     } else {
-        emit(o, pid);
-        out_flush(o);
-        if (close(o->fd) != 0 && !o->failed)
-            o->failed = errno;
-        if (!o->failed && rename(g_tmp, g_path) != 0)
-            o->failed = errno;
-        if (o->failed)
-            (void)unlink(g_tmp); /* our own file: created with O_EXCL above */
+        (void)cwp_program();
+        cwp_merge();
+        cwp_write_file(g_path, "profile", emit, &pid);
     }
-    if (o->failed) {
-        char b[24], msg[160];
-        size_t len = 0;
-        msg[0] = '\0';
-        (void)str_append(msg, sizeof msg, &len, ": ");
-        (void)str_append(msg, sizeof msg, &len, strerrordesc_np(o->failed) != NULL
-                                                    ? strerrordesc_np(o->failed)
-                                                    : "unknown error");
-        (void)str_append(msg, sizeof msg, &len, " (errno ");
-        (void)str_append(msg, sizeof msg, &len, u64_str(b, (uint64_t)o->failed));
-        (void)str_append(msg, sizeof msg, &len, ")\n");
-        say("cannot write profile ", g_path, msg);
-    }
-out:
-    atomic_store_explicit(&g_writing, 0, memory_order_release);
+    cwp_out_unlock();
 }

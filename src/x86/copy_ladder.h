@@ -511,6 +511,17 @@ CWL_KERNEL void *cwl_k_copy_nt(void *restrict dst, const void *restrict src, siz
     return dst;
 }
 
+/* Which way cwl_k_copy (streaming 0) or cwl_k_copy_nt (streaming 1) moves
+ * these bytes: their tests, in their order (keep the three together). */
+CWL_KERNEL int cwl_k_path(const void *dst, const void *src, size_t n, int streaming)
+{
+    if (streaming && n >= CWL_NT_MIN)
+        return cwl_stream_by_rep(n) ? CWI_PATH_STREAM_REP : CWI_PATH_STREAM;
+    if (n <= 8 * CWL_W || (n <= 16 * CWL_W && n > 12 * CWL_W))
+        return CWI_PATH_TEMPORAL;
+    return cwl_rep_movsb_wins(dst, src, n) ? CWI_PATH_REP : CWI_PATH_TEMPORAL;
+}
+
 /* CW_SRC_NOREUSE too: where rep movsb is the streaming method it also
  * keeps the source out (Zen 5, 64 MiB: 0.13 of an L2 victim evicted
  * against 0.74 for the streaming loop with no source hint). */
@@ -628,7 +639,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small(void *restrict 
         .copy_safe = (SAFE),                                                                     \
         .memcpy_small = cwl_k_memcpy_small,                                                      \
         .memset_nt = cwl_k_memset_nt, .memset_flushcache = cwl_k_memset_flushcache,              \
-        .memset_persist = cwl_k_memset_persist,                                                  \
+        .memset_persist = cwl_k_memset_persist, .path = cwl_k_path,                              \
     }
 
 /* The safe instance's one function: the temporal copy, returning the bytes

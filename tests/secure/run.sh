@@ -9,7 +9,7 @@
 #    planted temporary link stays where it is, PATH becomes a regular file.
 # 2. Secure mode (root only, else skipped with the reason): a setuid-root
 #    copy of PROBE run as `nobody` with CACHEWISE_IMPL, CACHEWISE_NT_THRESHOLD,
-#    CACHEWISE_VERBOSE and CACHEWISE_PROFILE set must write no file, print
+#    CACHEWISE_VERBOSE, CACHEWISE_PROFILE and CACHEWISE_STATS set must write no file, print
 #    nothing on stderr, and keep the CPU's defaults (the values a run
 #    without any setting shows), with "secure mode" recorded. The same
 #    settings in a plain (not setuid) run as `nobody` must take effect: the
@@ -102,6 +102,7 @@ settings=("CACHEWISE_IMPL=$impl" CACHEWISE_NT_THRESHOLD=4K CACHEWISE_VERBOSE=1
 ref=$(env -u CACHEWISE_IMPL -u CACHEWISE_NT_THRESHOLD "${asuser[@]}" "${plain[@]}") ||
     bad "reference run failed"
 out=$(env "${settings[@]}" CACHEWISE_PROFILE="$work/rootonly/owned" \
+    CACHEWISE_STATS="$work/rootonly/stats" \
     "${suid_as[@]}" "${suid[@]}" 2>"$work/stderr") || bad "setuid run failed"
 if [ "$(field secure "$out")" != 1 ]; then
     echo "secure mode: SKIPPED (the setuid probe did not run with AT_SECURE: nosuid mount?)"
@@ -121,12 +122,14 @@ grep -q '^error .*secure mode' <<<"$out" || bad "secure mode: not recorded in cw
 
 # the control: the same settings, no privilege, take effect
 ctl=$(env "${settings[@]}" CACHEWISE_PROFILE="$work/anyone/ctl" \
+    CACHEWISE_STATS="$work/anyone/stats" \
     "${asuser[@]}" "${plain[@]}" 2>"$work/stderr-ctl") || bad "control run failed"
 [ "$(field impl "$ctl")" = "$impl" ] || [ "$(field impl "$ref")" = generic ] ||
     bad "control: CACHEWISE_IMPL=$impl not in force ($(field impl "$ctl"))"
 [ "$(field nt_threshold "$ctl")" = 4096 ] || bad "control: CACHEWISE_NT_THRESHOLD not in force"
 [ -s "$work/stderr-ctl" ] || bad "control: CACHEWISE_VERBOSE=1 printed nothing"
 [ -f "$work/anyone/ctl" ] || bad "control: no profile written"
+[ -f "$work/anyone/stats" ] || bad "control: no statistics written"
 
 [ $fail = 0 ] || exit 1
 echo "secure mode: settings ignored, nothing written or printed; the control run obeyed them"
