@@ -14,11 +14,6 @@ const char *cwi_flush_select(uint32_t features)
     return "none";
 }
 
-void cwi_flush_line(const void *p)
-{
-    (void)p;
-}
-
 void cwi_flush_range(const void *p, size_t n)
 {
     (void)p;

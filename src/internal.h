@@ -113,7 +113,7 @@ struct cwi_impl {
      * (CW_SRC_NOREUSE|CW_DST_REUSE) */
     cwi_copy_fn copy_srcnta;
     /* flushcache: streaming stores for whole lines, ordinary stores followed
-     * by cwi_flush_line() for partial lines (movnti for aligned 4/8-byte
+     * by a line write-back for partial lines (movnti for aligned 4/8-byte
      * words); no fence */
     cwi_copy_fn flushcache;
     /* the same for the persisting entry points, whose drain follows at
@@ -281,12 +281,11 @@ CWI_HIDDEN extern _Atomic(const struct cwi_impl *) cwi_active_row;
 
 /* ---- Cache-line flushing (src/x86/flush.c, src/aarch64/flush.c; elsewhere
  * a no-op: src/flush_portable.c) ---- */
-/* Write back the line containing p (clwb, else clflushopt, else clflush,
- * chosen at init). */
-CWI_HIDDEN void cwi_flush_line(const void *p);
 #if defined(__x86_64__)
-/* The same, inlined into the kernels: a flushcache copy of a few bytes is
- * dominated by its flush, and a call around it cost 10-40% at 8-96 B. */
+/* Write back the line containing p with the instruction cwi_flush_select()
+ * chose (clwb, else clflushopt, else clflush). Inlined into the kernels: a
+ * flushcache copy of a few bytes is dominated by its flush, and a call
+ * around it cost 10-40% at 8-96 B. */
 enum { CWI_FLUSH_NONE, CWI_FLUSH_CLFLUSH, CWI_FLUSH_CLFLUSHOPT, CWI_FLUSH_CLWB };
 CWI_HIDDEN extern int cwi_flush_kind;
 static inline __attribute__((always_inline)) void cwi_flush_line_inline(const void *p)
@@ -325,9 +324,5 @@ CWI_HIDDEN void cwi_sfence(void);
 CWI_HIDDEN int cwi_hints_valid(unsigned hints);
 CWI_HIDDEN void cwi_copy_hinted(void *restrict dst, const void *restrict src, size_t n,
                                 unsigned hints);
-
-/* Byte-by-byte helpers that the compiler must not turn into memcpy calls:
- * files that use plain loops are compiled with -fno-builtin and
- * -fno-tree-loop-distribute-patterns. */
 
 #endif /* CW_INTERNAL_H */

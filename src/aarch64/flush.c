@@ -41,11 +41,6 @@ const char *cwi_flush_select(uint32_t features)
     return use_cvap ? "dc cvap" : "dc cvac";
 }
 
-void cwi_flush_line(const void *p)
-{
-    cwi_flush_range(p, 1);
-}
-
 /* One loop per instruction, chosen once per call. DC CVAC and DC CVAP
  * change no byte and are permission-checked as reads: cw_flush works on a
  * read-only mapping. */

@@ -41,11 +41,6 @@ const char *cwi_flush_select(uint32_t features)
     return "none";
 }
 
-void cwi_flush_line(const void *p)
-{
-    cwi_flush_line_inline(p);
-}
-
 /* One line per instruction, its line an input operand only: these
  * instructions change no byte of memory and are permission-checked like a
  * one-byte load, so cw_flush works on a read-only mapping. Volatile: the
