@@ -212,6 +212,21 @@ cwbs(exec_no_command 2 ARGS exec --runs 3 ERR "no command")
 cwbs(exec_runs 2 ARGS exec --runs 2 -- true ERR "--runs 2")
 cwbs(exec_shim 2 ARGS exec --shim ${cwbs_dir}/no-such.so -- true ERR "not readable")
 cwbs(list_routines 0 ARGS --list-routines OUT "cw_memcpy" "${cwbs_ref}" "glibc_memcpy")
+# threads: the scaling table's rows 1..N, no NaN, the pollution comparison's
+# rows and target line (figures never asserted); on one CPU (taskset) N = 1,
+# --threads 2 is refused and tune skips the thread count
+add_test(NAME cwbench.smoke.threads
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cwbench/threads_table.sh $<TARGET_FILE:cwbench>
+                 --victim --json ${cwbs_dir}/threads.json)
+add_test(NAME cwbench.smoke.threads_one_cpu
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cwbench/threads_table.sh --one-cpu
+                 $<TARGET_FILE:cwbench>)
+set_tests_properties(cwbench.smoke.threads cwbench.smoke.threads_one_cpu PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 300)
+cwbs(threads_hot 0 ARGS threads --quick --threads 1 --size 4M --size 8M --state hot --csv
+     ${cwbs_dir}/threads.csv
+     OUT "state: hot" "4 MiB" "8 MiB" "ceiling: t threads" NOOUT "nan"
+     FILES ${cwbs_dir}/threads.csv)
 
 # ---- bad input: exit 2, nothing on stdout, no output file ----
 set(j ${cwbs_dir}/bad.json)
@@ -273,6 +288,14 @@ cwbs(ab_random_off 2 ARGS --ab cw_memcpy glibc_memcpy --state random --b-off 0:1
      ERR "do not apply")
 cwbs(state_in_sweep 2 ARGS sweep --state hot ERR "--state is not an option of sweep")
 cwbs(off_in_report 2 ARGS --a-off 0:1 ERR "--a-off is not an option of the default report")
+cwbs(threads_zero 2 ARGS threads --threads 0 ERR "--threads 0: need a whole number of threads")
+cwbs(threads_text 2 ARGS threads --threads abc --json ${j} ERR "--threads abc: need a whole number"
+     NOFILE ${j})
+cwbs(threads_many 2 ARGS threads --threads 65 ERR "--threads 65: need a whole number")
+cwbs(threads_unknown 2 ARGS threads --frob ERR "unknown option '--frob'")
+cwbs(threads_state 2 ARGS threads --state random ERR "--state random: threads takes hot or cold")
+cwbs(threads_pin 2 ARGS threads --pin 0 ERR "--pin is not an option of threads")
+cwbs(threads_in_sweep 2 ARGS sweep --threads 2 ERR "--threads is not an option of sweep")
 
 # ---- the output other tools read, and the manual ----
 # Google Benchmark's compare.py on two --quick runs (skipped, 77, without

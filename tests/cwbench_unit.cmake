@@ -75,7 +75,8 @@ if(TARGET cwbench)
     "dist|${PROJECT_SOURCE_DIR}/data/memcpy-sizes/MemcpyGoogleA.sizes|--quick|--quiet|--routines|cw_memcpy,glibc_memcpy|--plot|${cwbu_dir}/distplot"
     "Mcalls/s|HL ratio" "${cwbu_dir}/distplot/dist.dat|${cwbu_dir}/distplot/dist.gp")
   cwbu_test(cwbench.help.subcommands "--help"
-    "cwbench workload writeback|--runs N|--csv FILE|--alpha X|cwbench exec|--allow-fail" "")
+    "cwbench workload writeback|--runs N|--csv FILE|--alpha X|cwbench exec|--allow-fail|cwbench threads|--threads N|--victim"
+    "")
   cwbu_test(cwbench.pollution.clamped "pollution|--quick|--quiet|--size|256K|--routines|cw_memcpy"
     "clamped|same wait|copy vs same wait" "")
 endif()

@@ -36,6 +36,8 @@ struct cwb_opts {
     const char *ab_a, *ab_b;
     const char *output;     /* tune --output FILE */
     const char *install_dir; /* tune --install (CW_SYSTEM_TUNING_DIR) or --install-dir DIR */
+    int threads;            /* threads --threads N; 0 = the CPUs this process may run on */
+    int victim;             /* threads --victim */
 };
 
 /* Source:destination offset pairs (sweep --align, --src-off x --dst-off). */
@@ -64,6 +66,12 @@ int cwb_cmd_sweep(const struct cwb_opts *o);
 int cwb_cmd_dist(const struct cwb_opts *o);
 int cwb_cmd_pollution(const struct cwb_opts *o);
 int cwb_cmd_ab(const struct cwb_opts *o);
+/* `cwbench threads`: cw_copy_parallel at 1..N threads against the ceiling
+ * of N threads split by hand (threads.c); with --victim the pollution of a
+ * copy in k parts against one streaming call (threads_victim.c), whose
+ * cells it adds to res. */
+int cwb_cmd_threads(const struct cwb_opts *o);
+int cwb_threads_victim(const struct cwb_opts *o, struct cwb_results *res);
 /* Defined by other parts of cwbench. */
 int cwb_cmd_compare(int argc, char **argv);
 /* `cwbench info`: the policy in force (programs/cwbench/info.c). */

@@ -9,8 +9,8 @@
 #include "stats.h"
 
 static const char hint[] =
-    "usage: cwbench [sweep|dist FILE|pollution|--ab A B|compare A.json B.json|workload NAME] "
-    "[options]   (cwbench --help for all)\n";
+    "usage: cwbench [sweep|dist FILE|pollution|threads|--ab A B|compare A.json B.json|"
+    "workload NAME] [options]   (cwbench --help for all)\n";
 
 int cwb_usage_error(const char *fmt, ...)
 {

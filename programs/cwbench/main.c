@@ -28,7 +28,8 @@
     "the best this CPU runs)"
 #endif
 
-enum mode { M_REPORT = 1, M_SWEEP = 2, M_DIST = 4, M_POLL = 8, M_AB = 16, M_TUNE = 32 };
+enum mode { M_REPORT = 1, M_SWEEP = 2, M_DIST = 4, M_POLL = 8, M_AB = 16, M_TUNE = 32,
+            M_THREADS = 64 };
 #define M_ALL (M_REPORT | M_SWEEP | M_DIST | M_POLL | M_AB)
 
 static const char help[] =
@@ -50,6 +51,13 @@ static const char help[] =
     "  cwbench --ab ROUTINE_A ROUTINE_B [--size N]... [--state hot|cold|random]\n"
     "               [--a-off S:D] [--b-off S:D] [--calls N] [common]\n"
     "                A may equal B when offsets differ; --calls: random state only\n"
+    "  cwbench threads [--threads N] [--size N]... [--state hot|cold] [--victim] [--quick]\n"
+    "               [--samples N] [--seed N] [--impl NAME] [--json FILE] [--csv FILE] [--quiet]\n"
+    "                cw_copy_parallel at 1..N threads (default: the CPUs this process may run\n"
+    "                on) against N plain streaming loops on disjoint slices (the ceiling) and\n"
+    "                glibc memcpy split by hand, interleaved (default 64M and 256M, cold);\n"
+    "                --victim: what a 1G copy in k parts evicts of an L2 victim against one\n"
+    "                streaming call\n"
     "  cwbench compare A.json B.json [--alpha X]\n"
     "                per-cell verdicts of two --json files; --alpha: significance level,\n"
     "                0 < X < 0.5 (default 0.05); takes none of the options below\n"
@@ -70,7 +78,7 @@ static const char help[] =
     "  cwbench --list-routines\n"
     "\n"
     "common options (the default report, sweep, dist, pollution, --ab; tune takes --quick,\n"
-    "--samples, --seed, --pin and --quiet of them):\n"
+    "--samples, --seed, --pin and --quiet of them; threads the ones its line lists):\n"
     "  --quick          tiny sizes and few samples (smoke tests; numbers not meaningful)\n"
     "  --samples N      samples per cell after the warm-up (default 10, 3..100000)\n"
     "  --seed N         seed of the run order and random offsets (default 1)\n"
@@ -181,16 +189,18 @@ static int add_sizes(struct cwb_opts *o, const char *opt, const char *list)
 }
 
 static const struct { const char *name; int value; int modes; } options[] = {
-    {"--quick", 0, M_ALL | M_TUNE}, {"--samples", 1, M_ALL | M_TUNE},
-    {"--seed", 1, M_ALL | M_TUNE},  {"--pin", 1, M_ALL | M_TUNE},
+    {"--quick", 0, M_ALL | M_TUNE | M_THREADS}, {"--samples", 1, M_ALL | M_TUNE | M_THREADS},
+    {"--seed", 1, M_ALL | M_TUNE | M_THREADS},  {"--pin", 1, M_ALL | M_TUNE},
     {"--output", 1, M_TUNE},    {"--install", 0, M_TUNE},    {"--install-dir", 1, M_TUNE},
-    {"--json", 1, M_ALL},        {"--csv", 1, M_ALL},
+    {"--json", 1, M_ALL | M_THREADS}, {"--csv", 1, M_ALL | M_THREADS},
     {"--plot", 1, M_ALL},       {"--routines", 1, M_REPORT | M_SWEEP | M_DIST | M_POLL},
     {"--sizes", 1, M_SWEEP},    {"--max-size", 1, M_SWEEP},  {"--align", 1, M_SWEEP},
-    {"--states", 1, M_SWEEP},   {"--size", 1, M_POLL | M_AB},  {"--impl", 1, M_ALL},
-    {"--src-off", 1, M_SWEEP},  {"--dst-off", 1, M_SWEEP},   {"--state", 1, M_AB},
+    {"--states", 1, M_SWEEP},   {"--size", 1, M_POLL | M_AB | M_THREADS},
+    {"--impl", 1, M_ALL | M_THREADS},
+    {"--src-off", 1, M_SWEEP},  {"--dst-off", 1, M_SWEEP},   {"--state", 1, M_AB | M_THREADS},
     {"--a-off", 1, M_AB},       {"--b-off", 1, M_AB},        {"--stack-offset", 1, M_ALL},
-    {"--calls", 1, M_DIST | M_AB}, {"--quiet", 0, M_ALL | M_TUNE},
+    {"--calls", 1, M_DIST | M_AB}, {"--quiet", 0, M_ALL | M_TUNE | M_THREADS},
+    {"--threads", 1, M_THREADS}, {"--victim", 0, M_THREADS},
 };
 
 /* --calls was given: --ab rejects it outside the random state. */
@@ -199,7 +209,8 @@ static int calls_given;
 static const char *mode_name(int m)
 {
     return m == M_SWEEP ? "sweep" : m == M_DIST ? "dist" : m == M_POLL ? "pollution"
-         : m == M_AB ? "--ab" : m == M_TUNE ? "tune" : "the default report";
+         : m == M_AB ? "--ab" : m == M_TUNE ? "tune" : m == M_THREADS ? "threads"
+         : "the default report";
 }
 
 static int apply(struct cwb_opts *o, int mode, const char *name, const char *val)
@@ -258,9 +269,17 @@ static int apply(struct cwb_opts *o, int mode, const char *name, const char *val
             return cwb_usage_error("%s given twice (give one list: 1-63 or 0,1,3)", name);
         *slot = val;
     } else if (strcmp(name, "--state") == 0) {
+        if (mode == M_THREADS && strcmp(val, "hot") != 0 && strcmp(val, "cold") != 0)
+            return cwb_usage_error("--state %s: threads takes hot or cold", val);
         if (strcmp(val, "hot") != 0 && strcmp(val, "cold") != 0 && strcmp(val, "random") != 0)
             return cwb_usage_error("--state %s: need hot, cold or random", val);
         o->state = val;
+    } else if (strcmp(name, "--threads") == 0) {
+        if (parse_uint(val, 64, &u) != 0 || u < 1)
+            return cwb_usage_error("--threads %s: need a whole number of threads 1..64", val);
+        o->threads = (int)u;
+    } else if (strcmp(name, "--victim") == 0) {
+        o->victim = 1;
     } else if (strcmp(name, "--a-off") == 0 || strcmp(name, "--b-off") == 0) {
         int s, d;
         if (cwb_parse_pair(name, val, &s, &d) != 0)
@@ -288,7 +307,7 @@ static int apply(struct cwb_opts *o, int mode, const char *name, const char *val
     } else if (strcmp(name, "--size") == 0) {
         if (mode == M_AB)
             return add_sizes(o, name, val);
-        /* pollution: one table per size given, each at least 1 byte */
+        /* pollution and threads: one table per size given, each at least 1 byte */
         if (o->n_sizes == CWB_MAX_SIZES)
             return cwb_usage_error("%s: at most %d sizes", name, CWB_MAX_SIZES);
         if (parse_size_opt(name, val, 1, &o->sizes[o->n_sizes]) != 0)
@@ -379,6 +398,8 @@ int main(int argc, char **argv)
             mode = M_POLL;
         else if (strcmp(c, "tune") == 0)
             mode = M_TUNE;
+        else if (strcmp(c, "threads") == 0)
+            mode = M_THREADS;
         else
             return cwb_usage_error("unknown subcommand '%s'", c);
         i = 2;
@@ -456,6 +477,17 @@ int main(int argc, char **argv)
         return cwb_usage_error("--ab %s %s: unknown routine '%s' (known: %s)", o.ab_a, o.ab_b,
                                cwb_routine_find(o.ab_a) == NULL ? o.ab_a : o.ab_b,
                                cwb_routine_names());
+    if (mode == M_THREADS && o.threads > 0) {
+        /* cw_copy_parallel caps its threads at the caller's CPUs: a row
+         * past them would measure fewer threads than it names */
+        cpu_set_t allowed;
+        if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
+            o.threads > CPU_COUNT(&allowed))
+            return cwb_usage_error("--threads %d: this process may run on %d CPU%s (%s), and "
+                                   "cw_copy_parallel uses no more", o.threads,
+                                   CPU_COUNT(&allowed), CPU_COUNT(&allowed) == 1 ? "" : "s",
+                                   cpu_list(&allowed));
+    }
     if (o.pin >= 0 && pin(o.pin) != 0)
         return 2;
     switch (mode) {
@@ -463,6 +495,7 @@ int main(int argc, char **argv)
     case M_DIST: return cwb_cmd_dist(&o);
     case M_POLL: return cwb_cmd_pollution(&o);
     case M_AB: return cwb_cmd_ab(&o);
+    case M_THREADS: return cwb_cmd_threads(&o);
     case M_TUNE: {
         struct tune_opts t = {o.quick, o.quick ? (size_t)4 << 20 : (size_t)64 << 20, o.output,
                               o.install_dir};

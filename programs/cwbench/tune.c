@@ -586,6 +586,7 @@ static void policy_rows(const struct cwi_policy *p, char v[TUNE_N_KEYS][32])
     SZ(9, p->src_pf_dist);
     SZ(10, p->src_flush_back);
     snprintf(v[11], 32, "%s", p->persist_small == CWI_PERSIST_CLWB ? "clwb" : "movnti");
+    snprintf(v[12], 32, "%zu", p->parallel_threads);
 #undef SZ
 }
 
@@ -632,6 +633,14 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
         fprintf(stderr, "cwbench tune: a measurement failed\n");
         rc = 1;
     }
+    /* the thread count under the policy measured so far */
+    cwi_pol = f.pol;
+    cwi_policy_republish();
+    if (rc == 0 && tune_parallel_threads(&e, t, &f.pol.parallel_threads, f.why[6],
+                                         sizeof f.why[6]) != 0) {
+        fprintf(stderr, "cwbench tune: a measurement failed\n");
+        rc = 1;
+    }
     cwb_engine_free(&e);
     cwi_pol = saved;
     cwi_policy_republish();
@@ -646,10 +655,11 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
         printf("%-26s %-14s %-14s %s\n", tune_keys[k], vf[k], vb[k],
                strcmp(vf[k], vb[k]) == 0 ? "" : "differs");
     printf("\nevidence (each line: the candidates interleaved in one run, medians):\n");
-    static const char *const what[6] = {"streaming prefetch", "streaming threshold",
+    static const char *const what[7] = {"streaming prefetch", "streaming threshold",
                                         "rep movsb",          "CW_SRC_NOREUSE",
-                                        "small persists",     "streaming method"};
-    for (int k = 0; k < 6; k++)
+                                        "small persists",     "streaming method",
+                                        "parallel threads"};
+    for (int k = 0; k < 7; k++)
         if (f.why[k][0] != '\0')
             printf("  %s: %s\n", what[k], f.why[k]);
     if (cwb_emulated(NULL))

@@ -8,6 +8,7 @@
 
 struct cwb_opts;
 struct cwb_routine;
+struct cwb_engine;
 struct cw_info;
 
 struct tune_opts {
@@ -26,9 +27,9 @@ const char *tune_size_text(size_t v, char buf[32]);
 
 /* The tuning file (tune_file.c): its settings in order, and the writer:
  * v[k] the value of tune_keys[k] as the file spells it, why[] the evidence
- * lines (tune.c's decisions 0..5; "" for none), base the profile it builds
- * on. 0, or -1 after the message. */
-#define TUNE_N_KEYS 12
+ * lines (tune.c's decisions 0..5, 6 the thread count; "" for none), base
+ * the profile it builds on. 0, or -1 after the message. */
+#define TUNE_N_KEYS 13
 extern const char *const tune_keys[TUNE_N_KEYS];
 /* The path `tune --install` writes in dir for this CPU (dir created if
  * missing). 0, or -1 after the message. */
@@ -46,5 +47,14 @@ int tune_victim_make(struct tune_victim *v, size_t bytes, uint64_t *rng);
  * waiting `wait` seconds instead. */
 double tune_evicted(const struct tune_victim *v, const struct cwb_routine *rt,
                     unsigned char *dst, unsigned char *src, size_t n, int reps, double wait);
+
+/* parallel_threads (tune_threads.c): cw_copy_parallel at 1..N threads on a
+ * cold copy of t->big bytes, N the threads the pool would use for it here;
+ * *threads gets the smallest count the best does not beat by a significant
+ * 5% (0 when that is every CPU of this process), why[] the evidence, or
+ * "not measured: ..." and *threads untouched on a single CPU. 0, or -1 when
+ * a measurement failed. */
+int tune_parallel_threads(struct cwb_engine *e, const struct tune_opts *t, size_t *threads,
+                          char *why, size_t cap);
 
 #endif
