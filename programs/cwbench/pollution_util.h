@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* What the pollution windows (pollution.c, its only includer) need around
- * the walks and the copy: SCHED_FIFO windows where allowed, the
- * context-switch count that tells a disturbed window, the background's busy
- * wait, the push-down reference read and the fill check. Static functions in
- * a header, not a file of their own, so that the compiler inlines them into
- * the measured windows exactly as when they were part of pollution.c (the
- * x86 code around the timestamps stays the same). Nothing here is
- * architecture-specific. */
+/* What the pollution windows (pollution.c; threads_victim.c takes its
+ * SCHED_FIFO windows) need around the walks and the copy: SCHED_FIFO
+ * windows where allowed, the context-switch count that tells a disturbed
+ * window, the background's busy wait, the push-down reference read and the
+ * fill check. Static functions in a header, not a file of their own, so that
+ * the compiler inlines them into the measured windows exactly as when they
+ * were part of pollution.c (the x86 code around the timestamps stays the
+ * same); marked unused because an includer may need only some of them.
+ * Nothing here is architecture-specific. */
 #ifndef CWB_POLLUTION_UTIL_H
 #define CWB_POLLUTION_UTIL_H
 
@@ -18,7 +19,7 @@
 
 /* Voluntary + involuntary context switches so far (-1: unknown): a window
  * they grew in was disturbed. */
-static long ctx_switches(void)
+__attribute__((unused)) static long ctx_switches(void)
 {
     struct rusage u;
     if (getrusage(RUSAGE_THREAD, &u) != 0)
@@ -33,7 +34,7 @@ static long ctx_switches(void)
  * CWBENCH_NO_RT=1 turns this off. */
 static int rt_ok = -1;
 
-static void rt_enter(void)
+__attribute__((unused)) static void rt_enter(void)
 {
     if (rt_ok == 0)
         return;
@@ -49,7 +50,7 @@ static void rt_enter(void)
     rt_ok = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
 }
 
-static void rt_leave(void)
+__attribute__((unused)) static void rt_leave(void)
 {
     struct sched_param sp = {.sched_priority = 0};
     if (rt_ok == 1)
@@ -57,7 +58,7 @@ static void rt_leave(void)
 }
 
 /* A routine's background row: as long as its copies take, no copy. */
-static void busy_wait(double seconds)
+__attribute__((unused)) static void busy_wait(double seconds)
 {
     double w0 = cwb_now();
     while (cwb_now() - w0 < seconds)
@@ -66,7 +67,7 @@ static void busy_wait(double seconds)
 
 /* Read a buffer twice the victim's level, twice: what the walk costs once
  * the victim sits one level down. */
-static void push_down(const unsigned char *scratch, size_t bytes)
+__attribute__((unused)) static void push_down(const unsigned char *scratch, size_t bytes)
 {
     unsigned sum = 0;
     for (int r = 0; r < 2; r++)
@@ -76,7 +77,7 @@ static void push_down(const unsigned char *scratch, size_t bytes)
 }
 
 /* The fill routines (cw_memset_nt, glibc_memset, ...) write CWB_FILL_BYTE. */
-static int filled(const unsigned char *d, size_t n)
+__attribute__((unused)) static int filled(const unsigned char *d, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (d[i] != CWB_FILL_BYTE)
