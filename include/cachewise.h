@@ -346,17 +346,16 @@ CW_API void *cw_memset_persist(void *dst, int c, size_t n);
 
 /** Name of the active implementation ("generic", "sse2", "avx2", "avx512";
  *  "aarch64" on 64-bit Arm).
- *  On x86-64, cw_memcpy and cw_memmove copy at most 32 bytes inline with
- *  baseline (SSE2) instructions before dispatching, whatever the active
- *  implementation: the indirect jump cost those calls ~8%. And in the
- *  shared library (with glibc), cw_memcpy is resolved once at load time
- *  (an IFUNC) to an entry that on AVX2 CPUs also copies 33..128 bytes
- *  itself with AVX (the dispatch pointer's load and jump cost those calls
- *  ~7%), unless CACHEWISE_IMPL names sse2 or generic (read by the resolver
- *  from environ, or from /proc/self/environ when it runs before libc has set
- *  environ; with neither, the CPU alone decides); cw_impl_select() does not
- *  change that entry, only where larger copies go.
- *  cw_info.memcpy_entry says which entry is in use. */
+ *  Not every copy runs it. On x86-64, cw_memcpy and cw_memmove copy at most
+ *  32 bytes with baseline (SSE2) instructions, whatever the active
+ *  implementation. And in the shared library (with glibc), cw_memcpy's
+ *  entry is chosen once, when the library is loaded: on AVX2 CPUs it copies
+ *  33..128 bytes itself with AVX, unless CACHEWISE_IMPL in the process's
+ *  environment names sse2 or generic (where the environment cannot be read
+ *  that early, the CPU alone decides). cw_impl_select() does not change
+ *  that entry, only where larger copies go.
+ *  cw_info.memcpy_entry says which entry is in use; docs/TUNING.md ("The
+ *  entries of small copies") says why. */
 CW_API const char *cw_impl_name(void);
 
 /** NULL-terminated list of the implementations this CPU can run, best first.

@@ -35,8 +35,9 @@ static void *memcpy_first_use(void *restrict dst, const void *restrict src, size
  * beside the row pointer so that those calls reach it with one load and
  * no test: on the row's path (row load, test, threshold load, jump, size
  * ladder) 40-64 B copies at random offsets lost 5-10% to glibc's resolved
- * entry, where each load on the way cost about 0.17 ns of 3.4
- * (AMD EPYC family 25 model 1, docs/results/amd-25-1/README.md, step 15). Until selection: the first-use path. */
+ * entry, where each load on the way cost about 0.17 ns of 3.4 (AMD EPYC
+ * family 25 model 1, docs/results/amd-25-1/README.md, "33-128 B through one
+ * pointer to a small-copy kernel"). Until selection: the first-use path. */
 static _Atomic(cwi_copy_fn) g_memcpy_small = memcpy_first_use;
 static size_t g_nt_threshold = SIZE_MAX; /* written once, before cwi_active_row */
 static uint32_t g_features;
@@ -359,8 +360,9 @@ int cwi_memcpy_path(const void *dst, const void *src, size_t n)
  * PLT then lands in the entry it returned. On AVX2 CPUs that entry copies
  * 33..128 bytes itself, with no load on the way: behind the PLT's jump the
  * load and jump through g_memcpy_small made these copies about 7% slower
- * than glibc's memcpy, which is resolved the same way (AMD EPYC family 25 model 1,
- * docs/results/amd-25-1/README.md, step 16). cw_impl_select() cannot move them (the entry is fixed at load
+ * than glibc's memcpy, which is resolved the same way (AMD EPYC family 25
+ * model 1, docs/results/amd-25-1/README.md, "The shared library's cw_memcpy
+ * as an IFUNC"). cw_impl_select() cannot move them (the entry is fixed at load
  * time); CACHEWISE_IMPL=sse2 or generic, read by the resolver, selects the
  * baseline entry. The static library keeps a plain function (see
  * src/CMakeLists.txt). */

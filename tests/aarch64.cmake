@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# aarch64 only (issue 17): the two write-back paths, each forced in turn
+# aarch64 only: the two write-back paths, each forced in turn
 # through every persistence entry point and both rows (tests/test_dc_cvap.c:
 # where qemu-user cannot execute DC CVAP the test stands in for it and
 # counts the lines), and the instructions the library's code really holds.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Persistence in place and streaming fills (issue 16): cw_flush, cw_persist,
+# Persistence in place and streaming fills: cw_flush, cw_persist,
 # cw_memset_nt, cw_memset_flushcache, cw_memset_persist. Included by
 # tests/CMakeLists.txt, after CW_TEST_IMPLS is set.
 find_package(Threads REQUIRED)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Issue 12: hostile arguments (every implementation), secure mode and
+# Hostile arguments (every implementation), secure mode and
 # planted symlinks. CW_SAFE_ENV_MOD comes from safe.cmake (cw_copy_safe
 # faults on purpose here too).
 add_executable(test_hostile test_hostile.c)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* What a hostile or buggy caller can pass (issue 12, from the peers' test
- * suites): sizes above PTRDIFF_MAX, and a NULL source for cw_copy_safe.
+/* What a hostile or buggy caller can pass: sizes above PTRDIFF_MAX, and a
+ * NULL source for cw_copy_safe.
  *
  * Sizes above PTRDIFF_MAX (the contract in include/cachewise.h): every entry
  * point either reports EINVAL (cw_copy, cw_copy_safe) or stops the process

@@ -2,8 +2,8 @@
 /* The 64-byte-vector instance of the x86 copy ladder, run on any AVX2 CPU.
  *
  * The avx512 implementation is nothing but src/x86/copy_ladder.h compiled
- * with CWL_W = 64; machines without AVX-512 (like the development one) can
- * never run it. This test compiles the same template with 64-byte "vectors"
+ * with CWL_W = 64; CPUs without AVX-512 (such as AMD EPYC family 25 model 1,
+ * docs/results/amd-25-1/README.md) can never run it. This test compiles the same template with 64-byte "vectors"
  * made of two AVX2 registers, whose aligned and streaming stores abort on
  * an address that isn't 64-byte aligned (a real zmm aligned store faults),
  * and checks every kernel against a byte loop with buffers flush against

@@ -93,8 +93,8 @@ static const char *const cwt_known_impls[] = {
 };
 
 /* The minimum the contract promises: an implementation runs wherever the
- * CPU and OS offer its ISA (issue 2: selection by CPUID + XGETBV; on aarch64
- * by the kernel's HWCAP bits). */
+ * CPU and OS offer its ISA (on x86-64 selection by CPUID + XGETBV; on
+ * aarch64 by the kernel's HWCAP bits). */
 __attribute__((unused)) static int cwt_cpu_can_run(const char *name, const struct cw_info *in)
 {
     if (strcmp(name, "generic") == 0)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# cwbench workloads (issue 6). Each workload runs in --quick mode and checks
+# cwbench workloads. Each workload runs in --quick mode and checks
 # its data byte for byte; --inject-fault corrupts one byte before the check,
 # which proves a mismatch really fails the run (exit 1); malformed options
 # exit exactly 2 with "cwbench: ..." and a usage line.

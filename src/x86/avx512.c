@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* avx512: the copy ladder with 64-byte vectors. It cannot be run on the
- * development machine (no AVX-512 there), so it is deliberately nothing but
- * an instance of the template that sse2 and avx2 exercise: no masked tails,
- * no code of its own. */
+/* avx512: the copy ladder with 64-byte vectors, deliberately nothing but an
+ * instance of the template that sse2 and avx2 exercise: no masked tails, no
+ * code of its own. So a CPU without AVX-512 (AMD EPYC family 25 model 1,
+ * docs/results/amd-25-1/README.md) still tests every line of it: the rows
+ * it shares with sse2 and avx2, and its 64-byte widths through
+ * tests/test_ladder64.c. */
 #include <immintrin.h>
 
 #include "internal.h"

@@ -218,7 +218,7 @@ CWL_INLINE void cwl_block8(cwl_u8 *d, const cwl_u8 *s)
  * instead of the loop's setup, alignment and exit: 512 B at 97.6 GB/s
  * against 87 with the loop. Below 12 vectors the loop's 9-13 stores beat
  * this block's 16 (AMD EPYC family 25 model 1, docs/results/amd-25-1/README.md,
- * step 13). */
+ * "A straight-line block for 385-512 B"). */
 CWL_INLINE void cwl_ht8(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     cwl_block8(d, s);
@@ -471,7 +471,9 @@ CWL_KERNEL void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t
     else if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
         cwl_rep_movsb_align_dst(d, s, n);
     /* the forward loop falls through, the 4K-aliasing case jumps: 264 B hot
-     * 0.875 -> 0.933 of glibc, 768 B 0.978 -> 1.000 (AMD EPYC family 25 model 1, docs/results/amd-25-1/README.md, step 17) */
+     * 0.875 -> 0.933 of glibc, 768 B 0.978 -> 1.000 (AMD EPYC family 25
+     * model 1, docs/results/amd-25-1/README.md, "The copy kernel's forward
+     * loop path falls through") */
     else if (__builtin_expect(cwl_aliases_fwd(d, s), 0))
         cwl_bwd(d, s, n);
     else

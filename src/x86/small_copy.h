@@ -68,8 +68,9 @@ CWI_AVX_INLINE void cwi_copy_32to64_avx(unsigned char *d, const unsigned char *s
 /* n in [64, 128]: four, every load first and the stores pinned in
  * ascending order: in a small function GCC put the second head store
  * first, and 112-128 B at random offsets were about 10% slower for it
- * (AMD EPYC family 25 model 1, docs/results/amd-25-1/README.md,
- * steps 2 and 15) */
+ * (AMD EPYC family 25 model 1, docs/results/amd-25-1/README.md, "All loads,
+ * then head stores, then tail stores, ascending" and "33-128 B through one
+ * pointer to a small-copy kernel") */
 CWI_AVX_INLINE void cwi_copy_64to128_avx(unsigned char *d, const unsigned char *s, size_t n)
 {
     __m256i h0 = _mm256_loadu_si256((const __m256i *)(const void *)s);

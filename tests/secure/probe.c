@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The program tests/secure/run.sh makes setuid root and runs as an
- * unprivileged user (issue 12). Linked against libcachewise.so and
+ * unprivileged user. Linked against libcachewise.so and
  * libcachewise-preload.so (as /etc/ld.so.preload would load the shim into a
  * setuid program): it makes copies through memcpy (the shim) and cw_memcpy
  * (the library), and prints what the library says is in force, one

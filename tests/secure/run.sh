@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Secure mode and planted symlinks (issue 12). Usage: run.sh PROBE [IMPL]
+# Secure mode and planted symlinks. Usage: run.sh PROBE [IMPL]
 #
 # 1. Planted symlinks (any user): the shim's profile is written through a
 #    temporary file in the profile's directory. A symlink planted at the
