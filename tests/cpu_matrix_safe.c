@@ -30,5 +30,5 @@ int main(int argc, char **argv)
     printf("impl %s, nt_threshold %zu\n", cw_impl_name(), cw_get_info()->nt_threshold);
     every_position();
     random_two_sided(argc > 2 ? atoi(argv[2]) : 400);
-    return finish("cpu_matrix_safe");
+    return cwt_finish("cpu_matrix_safe");
 }

@@ -3,24 +3,24 @@
  *
  * The avx512 implementation is nothing but src/x86/copy_ladder.h compiled
  * with CWL_W = 64; CPUs without AVX-512 (such as AMD EPYC family 25 model 1,
- * docs/results/amd-25-1/README.md) can never run it. This test compiles the same template with 64-byte "vectors"
- * made of two AVX2 registers, whose aligned and streaming stores abort on
- * an address that isn't 64-byte aligned (a real zmm aligned store faults),
- * and checks every kernel against a byte loop with buffers flush against
- * PROT_NONE pages: the width-dependent paths of the avx512 build are
- * exercised here even though its instructions are not. */
+ * docs/results/amd-25-1/README.md) can never run it. This test compiles the
+ * same template with 64-byte "vectors" made of two AVX2 registers, whose
+ * aligned and streaming stores abort on an address that isn't 64-byte
+ * aligned (a real zmm aligned store faults), and checks every kernel
+ * against a byte loop with buffers flush against PROT_NONE pages: the
+ * width-dependent paths of the avx512 build are exercised here even though
+ * its instructions are not. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "internal.h"
 #include "protected_pages.h"
+#include "test_util.h"
 
 /* ladder64_row.c: the template instance, built with -mavx2 so that this
  * file (and its CPU check) runs on any x86-64 CPU. */
 extern const struct cwi_impl test_ladder64;
 #define ladder64 test_ladder64
-
-static unsigned long failures;
 
 static void fill(unsigned char *p, size_t n, unsigned seed)
 {
@@ -48,9 +48,8 @@ static void check(const char *what, cwi_copy_fn fn, struct pp_buf *sb, struct pp
     __asm__ volatile("sfence" ::: "memory");
     for (size_t i = 0; i < span; i++) {
         if (lo[i] != ref->data[i]) {
-            if (failures++ < 10)
-                fprintf(stderr, "FAIL %s n=%zu src_gap=%zu dst_gap=%zu: byte %td wrong\n", what,
-                        n, sgap, dgap, (lo + i) - d);
+            cwt_fail("%s n=%zu src_gap=%zu dst_gap=%zu: byte %td wrong", what, n, sgap, dgap,
+                     (lo + i) - d);
             return;
         }
     }
@@ -74,9 +73,7 @@ static void check_move(struct pp_buf *b, struct pp_buf *ref, size_t n, size_t di
     ladder64.move(dst, src, n);
     for (size_t i = 0; i < total; i++)
         if (base[i] != ref->data[i]) {
-            if (failures++ < 10)
-                fprintf(stderr, "FAIL move n=%zu dist=%zu %s: byte %zu wrong\n", n, dist,
-                        up ? "up" : "down", i);
+            cwt_fail("move n=%zu dist=%zu %s: byte %zu wrong", n, dist, up ? "up" : "down", i);
             return;
         }
 }
@@ -86,7 +83,7 @@ int main(void)
     const struct cw_info *info = cw_get_info(); /* selects the flush instruction */
     if (!info->avx2) {
         printf("SKIP: no AVX2 on this CPU\n");
-        return 77;
+        return CWT_SKIP;
     }
     const struct {
         const char *name;
@@ -121,6 +118,6 @@ int main(void)
                 check_move(&db, &ref, n, dist, up);
     for (int up = 0; up <= 1; up++, cases++)
         check_move(&db, &ref, (size_t)200000, 4096 + 17, up);
-    printf("ladder64: %lu cases, %lu failures\n", cases, failures);
-    return failures != 0;
+    printf("ladder64: %lu cases, %ld failures\n", cases, cwt_failures);
+    return cwt_failures != 0;
 }

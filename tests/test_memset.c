@@ -57,19 +57,11 @@ struct worker {
 
 static _Atomic int g_stop;
 
-static uint64_t next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static void *worker_main(void *arg)
 {
     struct worker *w = arg;
     for (int r = 0; r < T_ROUNDS; r++) {
-        size_t a = next(&w->rng) % T_SPAN, b = next(&w->rng) % T_SPAN;
+        size_t a = cwt_splitmix64(&w->rng) % T_SPAN, b = cwt_splitmix64(&w->rng) % T_SPAN;
         if (a > b) {
             size_t t = a;
             a = b;
@@ -78,8 +70,8 @@ static void *worker_main(void *arg)
         /* a short fill now and then: the ladder, and the partial lines */
         if (r & 1)
             b = a + (b - a) % 300;
-        int c = (int)(next(&w->rng) & 0xffff) | 0x10000 * w->id;
-        const struct mc_func *f = &g_funcs[next(&w->rng) % N_FUNCS];
+        int c = (int)(cwt_splitmix64(&w->rng) & 0xffff) | 0x10000 * w->id;
+        const struct mc_func *f = &g_funcs[cwt_splitmix64(&w->rng) % N_FUNCS];
         if (f->fn(w->span + a, c, b - a) != w->span + a)
             w->bad++;
         if (f->drain)

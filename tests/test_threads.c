@@ -75,9 +75,7 @@ static void *hammer(void *arg)
         s[i] = (unsigned char)(i * 31 + (size_t)id);
     wait_go();
     for (int r = 0; r < ROUNDS; r++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        cwt_xorshift64(&x);
         if (id == 0 || (r & 7) == 0) {
             const char *want = g_runnable[x % (uint64_t)g_n_runnable];
             if (cw_impl_select(want) != 0)

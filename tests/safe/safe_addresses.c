@@ -57,20 +57,20 @@ static void bad_source(uintptr_t a, const char *what)
             errno = 4321;
             size_t ret = cw_copy_safe(good_dst, (const void *)a, n, flags);
             int err = errno;
-            CHECK(ret == n, "%s source %#lx, n=%zu flags=%#x: returned %zu", what,
-                  (unsigned long)a, n, flags, ret);
-            CHECK(err == 4321, "%s source, n=%zu flags=%#x: errno %d", what, n, flags, err);
+            CWT_CHECK(ret == n, "%s source %#lx, n=%zu flags=%#x: returned %zu", what,
+                      (unsigned long)a, n, flags, ret);
+            CWT_CHECK(err == 4321, "%s source, n=%zu flags=%#x: errno %d", what, n, flags, err);
             size_t from = 0;
             if (flags & CW_ZERO_TAIL) {
                 for (; from < n && good_dst[from] == 0; from++)
                     ;
-                CHECK(from == n, "%s source, n=%zu flags=%#x: byte %zu not zeroed", what, n,
-                      flags, from);
+                CWT_CHECK(from == n, "%s source, n=%zu flags=%#x: byte %zu not zeroed", what, n,
+                          flags, from);
                 from = n;
             }
             size_t w = first_written(from);
-            CHECK(w == BUF_BYTES, "%s source, n=%zu flags=%#x: destination byte %zu written",
-                  what, n, flags, w);
+            CWT_CHECK(w == BUF_BYTES, "%s source, n=%zu flags=%#x: destination byte %zu written",
+                      what, n, flags, w);
         }
     }
 }
@@ -85,10 +85,10 @@ static void bad_destination(uintptr_t a, const char *what)
             errno = 4321;
             size_t ret = cw_copy_safe((void *)a, good_src, n, flags);
             int err = errno;
-            CHECK(ret == n, "%s destination %#lx, n=%zu flags=%#x: returned %zu", what,
-                  (unsigned long)a, n, flags, ret);
-            CHECK(err == 4321, "%s destination, n=%zu flags=%#x: errno %d", what, n, flags,
-                  err);
+            CWT_CHECK(ret == n, "%s destination %#lx, n=%zu flags=%#x: returned %zu", what,
+                      (unsigned long)a, n, flags, ret);
+            CWT_CHECK(err == 4321, "%s destination, n=%zu flags=%#x: errno %d", what, n, flags,
+                      err);
         }
     }
 }
@@ -99,8 +99,8 @@ static void both_bad(uintptr_t a, uintptr_t b)
     for (size_t si = 0; si < N_SIZES; si++) {
         size_t n = sizes[si];
         size_t ret = cw_copy_safe((void *)a, (const void *)b, n, CW_ZERO_TAIL);
-        CHECK(ret == n, "destination %#lx, source %#lx, n=%zu: returned %zu", (unsigned long)a,
-              (unsigned long)b, n, ret);
+        CWT_CHECK(ret == n, "destination %#lx, source %#lx, n=%zu: returned %zu",
+                  (unsigned long)a, (unsigned long)b, n, ret);
     }
 }
 
@@ -140,42 +140,48 @@ static void last_page(void)
             memset(good_dst, CANARY, BUF_BYTES);
             errno = 4321;
             size_t ret = cw_copy_safe(good_dst, page + P - k, n, flags);
-            CHECK(ret == n - k && errno == 4321, "last page source, k=%zu n=%zu flags=%#x: "
-                  "returned %zu (expected %zu), errno %d", k, n, flags, ret, n - k, errno);
-            CHECK(memcmp(good_dst, page + P - k, k) == 0,
-                  "last page source, k=%zu n=%zu flags=%#x: prefix wrong", k, n, flags);
+            CWT_CHECK(ret == n - k && errno == 4321,
+                      "last page source, k=%zu n=%zu flags=%#x: "
+                      "returned %zu (expected %zu), errno %d",
+                      k, n, flags, ret, n - k, errno);
+            CWT_CHECK(memcmp(good_dst, page + P - k, k) == 0,
+                      "last page source, k=%zu n=%zu flags=%#x: prefix wrong", k, n, flags);
             size_t from = k;
             if (flags & CW_ZERO_TAIL) {
                 for (; from < n && good_dst[from] == 0; from++)
                     ;
-                CHECK(from == n, "last page source, k=%zu n=%zu flags=%#x: byte %zu not zeroed",
-                      k, n, flags, from);
+                CWT_CHECK(from == n,
+                          "last page source, k=%zu n=%zu flags=%#x: byte %zu not zeroed", k, n,
+                          flags, from);
             }
             size_t w = first_written(from);
-            CHECK(w == BUF_BYTES, "last page source, k=%zu n=%zu flags=%#x: byte %zu written",
-                  k, n, flags, w);
+            CWT_CHECK(w == BUF_BYTES, "last page source, k=%zu n=%zu flags=%#x: byte %zu written",
+                      k, n, flags, w);
 
             /* the destination runs off the page */
             memset(page, CANARY, P);
             errno = 4321;
             ret = cw_copy_safe(page + P - k, good_src, n, flags);
-            CHECK(ret == n - k && errno == 4321, "last page destination, k=%zu n=%zu "
-                  "flags=%#x: returned %zu (expected %zu), errno %d", k, n, flags, ret, n - k,
-                  errno);
-            CHECK(memcmp(page + P - k, good_src, k) == 0,
-                  "last page destination, k=%zu n=%zu flags=%#x: prefix wrong", k, n, flags);
+            CWT_CHECK(ret == n - k && errno == 4321,
+                      "last page destination, k=%zu n=%zu "
+                      "flags=%#x: returned %zu (expected %zu), errno %d",
+                      k, n, flags, ret, n - k, errno);
+            CWT_CHECK(memcmp(page + P - k, good_src, k) == 0,
+                      "last page destination, k=%zu n=%zu flags=%#x: prefix wrong", k, n, flags);
             size_t below = 0;
             while (below < P - k && page[below] == CANARY)
                 below++;
-            CHECK(below == P - k, "last page destination, k=%zu n=%zu flags=%#x: byte %zu "
-                  "below the destination written", k, n, flags, below);
+            CWT_CHECK(below == P - k,
+                      "last page destination, k=%zu n=%zu flags=%#x: byte %zu "
+                      "below the destination written",
+                      k, n, flags, below);
         }
     }
     /* a copy that ends exactly at the last byte is whole */
     memset(page, CANARY, P);
-    CHECK(cw_copy_safe(page, good_src, P, 0) == 0 && memcmp(page, good_src, P) == 0,
-          "a copy filling the last page");
-    CHECK(cw_copy_safe(good_dst, page + P - 64, 64, 0) == 0, "a copy of the last 64 bytes");
+    CWT_CHECK(cw_copy_safe(page, good_src, P, 0) == 0 && memcmp(page, good_src, P) == 0,
+              "a copy filling the last page");
+    CWT_CHECK(cw_copy_safe(good_dst, page + P - 64, 64, 0) == 0, "a copy of the last 64 bytes");
     munmap(page, P);
     printf("last page: %u cases\n", cases);
 }
@@ -209,16 +215,15 @@ int main(int argc, char **argv)
     }
     printf("bad addresses: %zu cases\n", 3 * N_SIZES * (2 * N_FLAGS + 1));
     last_page();
-    return finish("safe_addresses");
+    return cwt_finish("safe_addresses");
 }
 
 #else
 
 int main(void)
 {
-    (void)g_failures;
     printf("SKIP: the addresses tested are x86-64's (canonical hole, kernel half)\n");
-    return SKIP_CODE;
+    return CWT_SKIP;
 }
 
 #endif

@@ -147,18 +147,18 @@ static void run_case(size_t n, struct spec s, struct spec d, unsigned flags)
     snprintf(what, sizeof what,
              "n=%zu src{%s page %zu +%zu} dst{%s page %zu +%zu} flags=%#x", n,
              kind_name[s.kind], s.page, s.misalign, kind_name[d.kind], d.page, d.misalign, flags);
-    CHECK(ret == n - k, "%s: returned %zu, expected %zu", what, ret, n - k);
-    CHECK(err == 4321, "%s: errno changed to %d", what, err);
+    CWT_CHECK(ret == n - k, "%s: returned %zu, expected %zu", what, ret, n - k);
+    CWT_CHECK(err == 4321, "%s: errno changed to %d", what, err);
 
     size_t bad = 0, first = 0;
     for (size_t i = 0; i < k; i++)
         if (dst[i] != src[i] && bad++ == 0)
             first = i;
-    CHECK(bad == 0, "%s: %zu prefix bytes wrong, first at %zu", what, bad, first);
+    CWT_CHECK(bad == 0, "%s: %zu prefix bytes wrong, first at %zu", what, bad, first);
     for (size_t i = k; i < zero_end; i++)
         if (dst[i] != 0 && bad++ == 0)
             first = i;
-    CHECK(bad == 0, "%s: %zu tail bytes not zeroed, first at %zu", what, bad, first);
+    CWT_CHECK(bad == 0, "%s: %zu tail bytes not zeroed, first at %zu", what, bad, first);
 
     /* outside [dst, dst+n), and on a read-only page anywhere: untouched */
     size_t lo = P + d.misalign, hi = lo + n;
@@ -170,8 +170,9 @@ static void run_case(size_t n, struct spec s, struct spec d, unsigned flags)
             if ((frozen || i < lo || i >= hi) && rd.base[i] != before[i] && bad++ == 0)
                 first = i;
     }
-    CHECK(bad == 0, "%s: %zu bytes written where they must not be, first at region offset %zu",
-          what, bad, first);
+    CWT_CHECK(bad == 0,
+              "%s: %zu bytes written where they must not be, first at region offset %zu", what,
+              bad, first);
 
     free(before);
     region_free(&rs);
@@ -234,10 +235,7 @@ static void every_position(void)
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(uint64_t bound)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state % bound;
+    return cwt_xorshift64(&rng_state) % bound;
 }
 
 /* Faults in both buffers at once: the lower one wins, and CW_ZERO_TAIL
@@ -262,9 +260,9 @@ static void edge_cases(void)
     unsigned char src[256], dst[256];
     memset(src, 1, sizeof src);
 
-    CHECK(cw_copy_safe(dst, NULL, 10, 0) == 10, "NULL src");
-    CHECK(cw_copy_safe(NULL, src, 10, CW_ZERO_TAIL) == 10, "NULL dst");
-    CHECK(cw_copy_safe(NULL, NULL, 0, 0) == 0, "n == 0 with NULL");
+    CWT_CHECK(cw_copy_safe(dst, NULL, 10, 0) == 10, "NULL src");
+    CWT_CHECK(cw_copy_safe(NULL, src, 10, CW_ZERO_TAIL) == 10, "NULL dst");
+    CWT_CHECK(cw_copy_safe(NULL, NULL, 0, 0) == 0, "n == 0 with NULL");
 
     const unsigned bad_flags[] = {0x20, 0x80000000u, CW_DST_NOREUSE | CW_DST_REUSE,
                                   CW_PERSIST | CW_DST_REUSE,
@@ -273,11 +271,14 @@ static void edge_cases(void)
         memset(dst, CANARY, sizeof dst);
         errno = 0;
         size_t r = cw_copy_safe(dst, src, 100, bad_flags[i]);
-        CHECK(r == 100 && errno == EINVAL, "flags %#x: ret %zu errno %d", bad_flags[i], r, errno);
-        CHECK(dst[0] == CANARY && dst[99] == CANARY, "flags %#x: copied anyway", bad_flags[i]);
+        CWT_CHECK(r == 100 && errno == EINVAL, "flags %#x: ret %zu errno %d", bad_flags[i], r,
+                  errno);
+        CWT_CHECK(dst[0] == CANARY && dst[99] == CANARY, "flags %#x: copied anyway",
+                  bad_flags[i]);
         errno = 0;
         r = cw_copy_safe(dst, src, 0, bad_flags[i]);
-        CHECK(r == 0 && errno == EINVAL, "flags %#x n=0: ret %zu errno %d", bad_flags[i], r, errno);
+        CWT_CHECK(r == 0 && errno == EINVAL, "flags %#x n=0: ret %zu errno %d", bad_flags[i], r,
+                  errno);
     }
 
     /* kernel half of the address space, and a range wrapping through 0
@@ -286,20 +287,20 @@ static void edge_cases(void)
      * instrumentation there; safe_addresses.c has more) */
     void *kernel = (void *)(uintptr_t)-8192;
     memset(dst, CANARY, sizeof dst);
-    CHECK(cw_copy_safe(dst, kernel, 100, CW_ZERO_TAIL) == 100, "kernel-space source");
-    CHECK(dst[0] == 0 && dst[99] == 0 && dst[100] == CANARY, "zero tail after kernel source");
-    CHECK(cw_copy_safe(kernel, src, 100, 0) == 100, "kernel-space destination");
-    CHECK(cw_copy_safe(dst, (void *)(uintptr_t)-4096, 8192, 0) == 8192, "wrapping source");
+    CWT_CHECK(cw_copy_safe(dst, kernel, 100, CW_ZERO_TAIL) == 100, "kernel-space source");
+    CWT_CHECK(dst[0] == 0 && dst[99] == 0 && dst[100] == CANARY, "zero tail after kernel source");
+    CWT_CHECK(cw_copy_safe(kernel, src, 100, 0) == 100, "kernel-space destination");
+    CWT_CHECK(cw_copy_safe(dst, (void *)(uintptr_t)-4096, 8192, 0) == 8192, "wrapping source");
 
 #if defined(__x86_64__)
     /* non-canonical addresses raise a general-protection fault that reports
      * no address (or, with 5-level paging, are just unmapped) */
     void *hole = (void *)(uintptr_t)0x0000800000000000ull;
-    CHECK(cw_copy_safe(dst, hole, 64, 0) == 64, "non-canonical source");
-    CHECK(cw_copy_safe(hole, src, 200, 0) == 200, "non-canonical destination");
+    CWT_CHECK(cw_copy_safe(dst, hole, 64, 0) == 64, "non-canonical source");
+    CWT_CHECK(cw_copy_safe(hole, src, 200, 0) == 200, "non-canonical destination");
     void *deep = (void *)(uintptr_t)0x4000000000000000ull;
-    CHECK(cw_copy_safe(dst, deep, 256, CW_ZERO_TAIL) == 256, "deep non-canonical source");
-    CHECK(dst[0] == 0 && dst[255] == 0, "zero tail after non-canonical source");
+    CWT_CHECK(cw_copy_safe(dst, deep, 256, CW_ZERO_TAIL) == 256, "deep non-canonical source");
+    CWT_CHECK(dst[0] == 0 && dst[255] == 0, "zero tail after non-canonical source");
 #endif
 
     /* faults are recoverable again and again on the same thread */
@@ -308,7 +309,7 @@ static void edge_cases(void)
     for (int i = 0; i < 1000; i++) {
         size_t r = cw_copy_safe(dst, pg + P - 10, 100, 0);
         if (r != 90) {
-            CHECK(r == 90, "repeat %d: %zu", i, r);
+            CWT_CHECK(r == 90, "repeat %d: %zu", i, r);
             break;
         }
     }
@@ -322,7 +323,7 @@ static void edge_cases(void)
         memset(b, CANARY, 700);
         size_t r = cw_copy_safe(b + 3, a + 1, len, flag_set[len % N_FLAGS]);
         int ok = r == 0 && memcmp(b + 3, a + 1, len) == 0 && b[2] == CANARY && b[3 + len] == CANARY;
-        CHECK(ok, "no-fault copy of %zu bytes", len);
+        CWT_CHECK(ok, "no-fault copy of %zu bytes", len);
     }
     free(a);
     free(b);
@@ -340,5 +341,5 @@ int main(int argc, char **argv)
     edge_cases();
     every_position();
     random_two_sided(400);
-    return finish("safe_faults");
+    return cwt_finish("safe_faults");
 }

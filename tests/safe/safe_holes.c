@@ -81,9 +81,9 @@ static void dst_case(size_t k, size_t n, size_t delta)
     char what[160];
     snprintf(what, sizeof what, "destination hole at %zu, n=%zu, dst-src=%zu mod page, flags=%#x",
              k, n, delta, flags);
-    CHECK(ret == n - k, "%s: returned %zu, expected %zu", what, ret, n - k);
-    CHECK(err == 4321, "%s: errno %d", what, err);
-    CHECK(memcmp(dst, src, k) == 0, "%s: prefix wrong", what);
+    CWT_CHECK(ret == n - k, "%s: returned %zu, expected %zu", what, ret, n - k);
+    CWT_CHECK(err == 4321, "%s: errno %d", what, err);
+    CWT_CHECK(memcmp(dst, src, k) == 0, "%s: prefix wrong", what);
     /* before the destination, and everything after the first hole */
     size_t bad = 0, first = 0;
     for (size_t i = 0; i < REGION_PAGES * P; i++) {
@@ -92,8 +92,10 @@ static void dst_case(size_t k, size_t n, size_t delta)
         if (region[i] != CANARY && bad++ == 0)
             first = i;
     }
-    CHECK(bad == 0, "%s: %zu bytes written outside the copied prefix, first at offset %ld of "
-          "the destination", what, bad, (long)first - (long)(HOLE1 - k));
+    CWT_CHECK(bad == 0,
+              "%s: %zu bytes written outside the copied prefix, first at offset %ld of "
+              "the destination",
+              what, bad, (long)first - (long)(HOLE1 - k));
 }
 
 /* The source runs into the hole k bytes from its start. */
@@ -111,9 +113,9 @@ static void src_case(size_t k, size_t n, size_t delta)
     char what[160];
     snprintf(what, sizeof what, "source hole at %zu, n=%zu, dst-src=%zu mod page, flags=%#x", k,
              n, delta, flags);
-    CHECK(ret == n - k, "%s: returned %zu, expected %zu", what, ret, n - k);
-    CHECK(err == 4321, "%s: errno %d", what, err);
-    CHECK(memcmp(dst, src, k) == 0, "%s: prefix wrong", what);
+    CWT_CHECK(ret == n - k, "%s: returned %zu, expected %zu", what, ret, n - k);
+    CWT_CHECK(err == 4321, "%s: errno %d", what, err);
+    CWT_CHECK(memcmp(dst, src, k) == 0, "%s: prefix wrong", what);
     unsigned char tail = flags & CW_ZERO_TAIL ? 0 : CANARY;
     size_t bad = 0, first = 0;
     for (size_t i = 0; i < other_bytes; i++) {
@@ -123,8 +125,10 @@ static void src_case(size_t k, size_t n, size_t delta)
         if (other[i] != want && bad++ == 0)
             first = i;
     }
-    CHECK(bad == 0, "%s: %zu bytes after the prefix not %s, first at offset %ld of the "
-          "destination", what, bad, tail == 0 ? "zeroed" : "untouched", (long)first - (long)doff);
+    CWT_CHECK(bad == 0,
+              "%s: %zu bytes after the prefix not %s, first at offset %ld of the "
+              "destination",
+              what, bad, tail == 0 ? "zeroed" : "untouched", (long)first - (long)doff);
 }
 
 int main(int argc, char **argv)
@@ -181,5 +185,5 @@ int main(int argc, char **argv)
     printf("holes: %u cases\n", cases);
     munmap(region, REGION_PAGES * P);
     munmap(other, other_bytes);
-    return finish("safe_holes");
+    return cwt_finish("safe_holes");
 }

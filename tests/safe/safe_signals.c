@@ -64,13 +64,13 @@ static void check_faulting_copies(const char *when)
     memset(dst, CANARY, sizeof dst);
     errno = 777;
     size_t r = cw_copy_safe(dst, g_bad + P - 100, 300, CW_ZERO_TAIL);
-    CHECK(errno == 777, "%s: errno changed to %d", when, errno);
-    CHECK(r == 200, "%s: SIGSEGV copy returned %zu", when, r);
-    CHECK(memcmp(dst, g_bad + P - 100, 100) == 0 && dst[100] == 0 && dst[299] == 0,
-          "%s: SIGSEGV copy bytes", when);
+    CWT_CHECK(errno == 777, "%s: errno changed to %d", when, errno);
+    CWT_CHECK(r == 200, "%s: SIGSEGV copy returned %zu", when, r);
+    CWT_CHECK(memcmp(dst, g_bad + P - 100, 100) == 0 && dst[100] == 0 && dst[299] == 0,
+              "%s: SIGSEGV copy bytes", when);
     r = cw_copy_safe(dst, g_trunc + P - 100, 300, 0);
-    CHECK(r == 200, "%s: SIGBUS copy returned %zu", when, r);
-    CHECK(!blocked(SIGSEGV) && !blocked(SIGBUS), "%s: fault signals left blocked", when);
+    CWT_CHECK(r == 200, "%s: SIGBUS copy returned %zu", when, r);
+    CWT_CHECK(!blocked(SIGSEGV) && !blocked(SIGBUS), "%s: fault signals left blocked", when);
 }
 
 /* The interrupted code's floating-point modes survive the recovery (the
@@ -88,15 +88,15 @@ static void check_fp_modes(const char *when)
     __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
 #endif
     check_faulting_copies(when);
-    CHECK(fegetround() == FE_TOWARDZERO, "%s: x87 rounding mode lost by the recovery", when);
+    CWT_CHECK(fegetround() == FE_TOWARDZERO, "%s: x87 rounding mode lost by the recovery", when);
 #if defined(__x86_64__)
-    CHECK(_mm_getcsr() == csr, "%s: MXCSR %#x after the recovery, expected %#x", when,
-          _mm_getcsr(), csr);
+    CWT_CHECK(_mm_getcsr() == csr, "%s: MXCSR %#x after the recovery, expected %#x", when,
+              _mm_getcsr(), csr);
     _mm_setcsr(csr & ~0x8040u);
 #elif defined(__aarch64__)
     __asm__ volatile("mrs %0, fpcr" : "=r"(now));
-    CHECK(now == fpcr, "%s: FPCR %#llx after the recovery, expected %#llx", when,
-          (unsigned long long)now, (unsigned long long)fpcr);
+    CWT_CHECK(now == fpcr, "%s: FPCR %#llx after the recovery, expected %#llx", when,
+              (unsigned long long)now, (unsigned long long)fpcr);
     fpcr &= ~((uint64_t)3 << 24);
     __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
 #endif
@@ -198,13 +198,13 @@ static void check_registers(const char *when)
             for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
                 uint64_t out[N_REGS] = {0};
                 size_t r = regs_call(dst, src + pages * P - k, n, out, flags[i]);
-                CHECK(r == n - k, "%s: %s n %zu flags %#x returned %zu", when, *impl, n,
-                      flags[i], r);
+                CWT_CHECK(r == n - k, "%s: %s n %zu flags %#x returned %zu", when, *impl, n,
+                          flags[i], r);
                 for (int reg = 0; reg < N_REGS; reg++)
-                    CHECK(out[reg] == 0x1111111111111111ull * (uint64_t)(reg + 1),
-                          "%s: %s n %zu flags %#x: callee-saved register %d is %#llx after "
-                          "the recovery",
-                          when, *impl, n, flags[i], reg, (unsigned long long)out[reg]);
+                    CWT_CHECK(out[reg] == 0x1111111111111111ull * (uint64_t)(reg + 1),
+                              "%s: %s n %zu flags %#x: callee-saved register %d is %#llx after "
+                              "the recovery",
+                              when, *impl, n, flags[i], reg, (unsigned long long)out[reg]);
             }
         }
     }
@@ -266,32 +266,32 @@ static int mode_before(void)
     sigaction(SIGSEGV, &sa, NULL);
     signal(SIGBUS, prog_bus_plain);
 
-    CHECK(cw_safe_init() == 0 && cw_safe_init() == 0, "cw_safe_init");
+    CWT_CHECK(cw_safe_init() == 0 && cw_safe_init() == 0, "cw_safe_init");
     struct sigaction now;
     sigaction(SIGSEGV, NULL, &now);
-    CHECK(now.sa_sigaction != prog_segv, "cachewise handler not installed");
+    CWT_CHECK(now.sa_sigaction != prog_segv, "cachewise handler not installed");
 
     check_faulting_copies("before, first");
     check_fp_modes("before");
     check_registers("before");
-    CHECK(g_segv_seen == 0 && g_bus_seen == 0, "program handler saw a cachewise fault");
+    CWT_CHECK(g_segv_seen == 0 && g_bus_seen == 0, "program handler saw a cachewise fault");
 
     wild_write();
-    CHECK(g_segv_seen == 1 && g_mask_ok, "program SIGSEGV handler: seen %d, mask ok %d",
-          (int)g_segv_seen, (int)g_mask_ok);
-    CHECK(!blocked(SIGSEGV) && !blocked(SIGUSR2), "mask not restored after chained handler");
-    CHECK(*g_wild == 1, "the wild write did not happen after the handler fixed the page");
+    CWT_CHECK(g_segv_seen == 1 && g_mask_ok, "program SIGSEGV handler: seen %d, mask ok %d",
+              (int)g_segv_seen, (int)g_mask_ok);
+    CWT_CHECK(!blocked(SIGSEGV) && !blocked(SIGUSR2), "mask not restored after chained handler");
+    CWT_CHECK(*g_wild == 1, "the wild write did not happen after the handler fixed the page");
 
     unsigned char v = wild_bus_read();
-    CHECK(g_bus_seen == 1 && v == 0, "program SIGBUS handler: seen %d", (int)g_bus_seen);
+    CWT_CHECK(g_bus_seen == 1 && v == 0, "program SIGBUS handler: seen %d", (int)g_bus_seen);
     raise(SIGBUS); /* a sent signal, not a fault: chained the same way */
-    CHECK(g_bus_seen == 2, "raise(SIGBUS) not chained");
+    CWT_CHECK(g_bus_seen == 2, "raise(SIGBUS) not chained");
 
     if (ftruncate(g_fd, (off_t)P) != 0)
         die("ftruncate");
     check_faulting_copies("before, after chaining");
-    CHECK(g_segv_seen == 1 && g_bus_seen == 2 && !g_unexpected, "stray program handler call");
-    return finish("safe_signals before");
+    CWT_CHECK(g_segv_seen == 1 && g_bus_seen == 2 && !g_unexpected, "stray program handler call");
+    return cwt_finish("safe_signals before");
 }
 
 /* ---- after: the program's handler replaces cachewise's ---------------- */
@@ -316,7 +316,7 @@ static void prog_after(int sig, siginfo_t *si, void *uc)
 
 static int mode_after(void)
 {
-    CHECK(cw_safe_init() == 0, "cw_safe_init");
+    CWT_CHECK(cw_safe_init() == 0, "cw_safe_init");
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = prog_after;
@@ -334,21 +334,21 @@ static int mode_after(void)
     check_registers("after");
 
     wild_write();
-    CHECK(g_segv_seen == 1, "program handler did not get the wild fault");
+    CWT_CHECK(g_segv_seen == 1, "program handler did not get the wild fault");
     unsigned char v = wild_bus_read();
-    CHECK(g_bus_seen == 1 && v == 0, "program handler did not get the SIGBUS");
+    CWT_CHECK(g_bus_seen == 1 && v == 0, "program handler did not get the SIGBUS");
 
     siginfo_t fake;
     memset(&fake, 0, sizeof fake);
     fake.si_code = SEGV_MAPERR;
-    CHECK(cw_safe_handle_fault(SIGSEGV, &fake, NULL) == 0, "fault outside any copy claimed");
-    CHECK(cw_safe_handle_fault(SIGUSR1, &fake, NULL) == 0, "other signal claimed");
-    CHECK(cw_safe_handle_fault(SIGSEGV, NULL, NULL) == 0, "NULL siginfo claimed");
+    CWT_CHECK(cw_safe_handle_fault(SIGSEGV, &fake, NULL) == 0, "fault outside any copy claimed");
+    CWT_CHECK(cw_safe_handle_fault(SIGUSR1, &fake, NULL) == 0, "other signal claimed");
+    CWT_CHECK(cw_safe_handle_fault(SIGSEGV, NULL, NULL) == 0, "NULL siginfo claimed");
 
     if (ftruncate(g_fd, (off_t)P) != 0)
         die("ftruncate");
     check_faulting_copies("after, at the end");
-    return finish("safe_signals after");
+    return cwt_finish("safe_signals after");
 }
 
 /* ---- crash: real faults outside cw_copy_safe stay fatal ---------------- */
@@ -513,15 +513,15 @@ static int mode_crash(void)
         }
         int st = in_child(cases[i].fn);
         if (cases[i].sig != 0)
-            CHECK(WIFSIGNALED(st) && WTERMSIG(st) == cases[i].sig,
-                  "%s: status %#x, expected death by signal %d", cases[i].name, st,
-                  cases[i].sig);
+            CWT_CHECK(WIFSIGNALED(st) && WTERMSIG(st) == cases[i].sig,
+                      "%s: status %#x, expected death by signal %d", cases[i].name, st,
+                      cases[i].sig);
         else
-            CHECK(WIFEXITED(st) && WEXITSTATUS(st) == cases[i].code,
-                  "%s: status %#x, expected exit %d", cases[i].name, st, cases[i].code);
+            CWT_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == cases[i].code,
+                      "%s: status %#x, expected exit %d", cases[i].name, st, cases[i].code);
         printf("  %s: status %#x\n", cases[i].name, st);
     }
-    return finish("safe_signals crash");
+    return cwt_finish("safe_signals crash");
 }
 
 /* ---- nested: a handler's copy interrupts another copy ------------------ */
@@ -546,15 +546,15 @@ static int mode_nested(void)
     /* ASan's siglongjmp hook reads /proc/self/maps through stdio and malloc:
      * a handler interrupting it can deadlock */
     printf("SKIP: the recovery path is not async-signal-safe under ASan\n");
-    return SKIP_CODE;
+    return CWT_SKIP;
 #endif
 #if defined(SAFE_TSAN)
     /* TSan defers asynchronous handlers and runs them with every signal
      * blocked: a fault inside one kills the process before any handler */
     printf("SKIP: TSan blocks SIGSEGV while it runs deferred signal handlers\n");
-    return SKIP_CODE;
+    return CWT_SKIP;
 #endif
-    CHECK(cw_safe_init() == 0, "cw_safe_init"); /* before any handler may copy */
+    CWT_CHECK(cw_safe_init() == 0, "cw_safe_init"); /* before any handler may copy */
     size_t big = 4u << 20;
     unsigned char *src = map_pages(big / P + 1), *dst = map_pages(big / P + 1);
     for (size_t i = 0; i < big; i += 64)
@@ -591,11 +591,11 @@ static int mode_nested(void)
     }
     struct itimerval off = {{0, 0}, {0, 0}};
     setitimer(ITIMER_REAL, &off, NULL);
-    CHECK(wrong == 0, "%d interrupted copies wrong", wrong);
-    CHECK(g_tick_errors == 0, "%d copies inside the handler wrong", (int)g_tick_errors);
+    CWT_CHECK(wrong == 0, "%d interrupted copies wrong", wrong);
+    CWT_CHECK(g_tick_errors == 0, "%d copies inside the handler wrong", (int)g_tick_errors);
     printf("  %d handler copies\n", (int)g_ticks);
-    CHECK(g_ticks > 0, "the timer never fired");
-    return finish("safe_signals nested");
+    CWT_CHECK(g_ticks > 0, "the timer never fired");
+    return cwt_finish("safe_signals nested");
 }
 
 /* ---- altstack ----------------------------------------------------------- */
@@ -623,9 +623,10 @@ static int mode_altstack(void)
     pthread_join(t, NULL);
     if (!sanitized()) {
         int st = in_child(c_overflow_caught);
-        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "overflow not caught by program: %#x", st);
+        CWT_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "overflow not caught by program: %#x",
+                  st);
     }
-    return finish("safe_signals altstack");
+    return cwt_finish("safe_signals altstack");
 }
 
 int main(int argc, char **argv)

@@ -106,8 +106,8 @@ int main(void)
         pthread_join(th[i], NULL);
     pthread_barrier_destroy(&g_start);
     for (int i = 0; i < 3; i++)
-        CHECK(jobs[i].ok == ITERS, "thread %d: %ld of %d copies right", i, jobs[i].ok, ITERS);
+        CWT_CHECK(jobs[i].ok == ITERS, "thread %d: %ld of %d copies right", i, jobs[i].ok, ITERS);
     printf("impl %s: %ld + %ld faulting copies, %ld clean\n", cw_impl_name(), jobs[0].ok,
            jobs[1].ok, jobs[2].ok);
-    return finish("safe_threads");
+    return cwt_finish("safe_threads");
 }

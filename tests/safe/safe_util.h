@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared helpers of the cw_copy_safe tests: page-granular buffers whose
- * pages can be made inaccessible, fill patterns and failure reporting. */
+ * pages can be made inaccessible, fill patterns and the implementation
+ * check. Failures are reported with tests/test_util.h's CWT_CHECK. */
 #ifndef SAFE_UTIL_H
 #define SAFE_UTIL_H
 
@@ -13,9 +14,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../test_util.h"
 #include "cachewise.h"
-
-#define SKIP_CODE 77
 
 /* Sanitizer builds (docs/SAFE.md says what each one cannot do). */
 #if defined(__SANITIZE_ADDRESS__)
@@ -32,19 +32,6 @@
 #define SAFE_TSAN 1
 #endif
 #endif
-
-static int g_failures;
-
-#define CHECK(cond, ...)                                                             \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            if (g_failures++ < 20) {                                                 \
-                fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-                fprintf(stderr, __VA_ARGS__);                                        \
-                fputc('\n', stderr);                                                 \
-            }                                                                        \
-        }                                                                            \
-    } while (0)
 
 static inline void die(const char *what)
 {
@@ -76,7 +63,7 @@ static inline unsigned char pattern(size_t i, unsigned seed)
 #define CANARY 0xEE
 
 /* Select the implementation CTest forced through CACHEWISE_IMPL (argv[1]).
- * Returns 0 to run, SKIP_CODE when this CPU cannot run it, 1 when the
+ * Returns 0 to run, CWT_SKIP when this CPU cannot run it, 1 when the
  * environment was ignored (a real failure). */
 static inline int use_impl(const char *name)
 {
@@ -84,20 +71,10 @@ static inline int use_impl(const char *name)
         return 0;
     if (cw_impl_select(name) != 0 && errno == ENOTSUP) {
         printf("SKIP: implementation %s not runnable on this CPU\n", name);
-        return SKIP_CODE;
+        return CWT_SKIP;
     }
     fprintf(stderr, "CACHEWISE_IMPL=%s was not applied (active: %s)\n", name, cw_impl_name());
     return 1;
-}
-
-static inline int finish(const char *name)
-{
-    if (g_failures != 0) {
-        fprintf(stderr, "%s: %d check(s) failed\n", name, g_failures);
-        return 1;
-    }
-    printf("%s: ok\n", name);
-    return 0;
 }
 
 #endif
