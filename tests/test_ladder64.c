@@ -63,7 +63,8 @@ static void check_move(struct pp_buf *b, struct pp_buf *ref, size_t n, size_t di
     for (size_t i = 0; i < total; i++)
         ref->data[i] = base[i];
     unsigned char *src = up ? base : base + dist, *dst = up ? base + dist : base;
-    unsigned char *rsrc = up ? ref->data : ref->data + dist, *rdst = up ? ref->data + dist : ref->data;
+    unsigned char *rsrc = up ? ref->data : ref->data + dist,
+                  *rdst = up ? ref->data + dist : ref->data;
     for (size_t i = n; i-- > 0;) /* reference memmove, overlap either way */
         if (up)
             rdst[i] = rsrc[i];
@@ -89,9 +90,12 @@ int main(void)
         const char *name;
         cwi_copy_fn fn;
     } k[] = {
-        {"copy", ladder64.copy},           {"copy_nt", ladder64.copy_nt},
-        {"copy_nt_srcnta", ladder64.copy_nt_srcnta}, {"copy_srcnta", ladder64.copy_srcnta},
-        {"flushcache", ladder64.flushcache}, {"move", (cwi_copy_fn)ladder64.move},
+        {"copy", ladder64.copy},
+        {"copy_nt", ladder64.copy_nt},
+        {"copy_nt_srcnta", ladder64.copy_nt_srcnta},
+        {"copy_srcnta", ladder64.copy_srcnta},
+        {"flushcache", ladder64.flushcache},
+        {"move", (cwi_copy_fn)ladder64.move},
     };
     const size_t max = (size_t)1 << 20;
     struct pp_buf sb, db, ref;

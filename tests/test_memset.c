@@ -141,8 +141,8 @@ static int threads_test(void)
         CWT_CHECK(memcmp(w[i].span, w[i].image, T_SPAN) == 0, "thread %d: span changed", i);
         free(w[i].image);
     }
-    printf("test_memset: %d threads x %d fills, implementation switched meanwhile\n",
-           T_THREADS, T_ROUNDS);
+    printf("test_memset: %d threads x %d fills, implementation switched meanwhile\n", T_THREADS,
+           T_ROUNDS);
     pp_free(&buf);
     return cwt_finish("test_memset");
 }
@@ -193,8 +193,8 @@ int main(int argc, char **argv)
     if (max < 8192)
         max = 8192;
     printf("test_memset: nt_threshold %zu, persist_small %s, sizes up to %zu%s\n",
-           in->nt_threshold, getenv("CACHEWISE_PERSIST_SMALL") ? getenv("CACHEWISE_PERSIST_SMALL")
-                                                               : "(profile)",
+           in->nt_threshold,
+           getenv("CACHEWISE_PERSIST_SMALL") ? getenv("CACHEWISE_PERSIST_SMALL") : "(profile)",
            max, quick ? ", quick" : "");
     if (mc_setup(max, quick) != 0) {
         perror("test_memset: buffers");

@@ -44,8 +44,8 @@ static void *first_use(void *arg)
     } else {
         g_first_list[id] = cw_impl_list();
         g_first_name[id] = cw_get_info()->impl;
-        g_first_ok[id] = cw_copy(d, s, sizeof s, CW_SRC_NOREUSE) == d &&
-                         memcmp(d, s, sizeof s) == 0;
+        g_first_ok[id] =
+            cw_copy(d, s, sizeof s, CW_SRC_NOREUSE) == d && memcmp(d, s, sizeof s) == 0;
     }
     return NULL;
 }

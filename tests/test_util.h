@@ -106,17 +106,14 @@ __attribute__((unused)) static uint64_t cwt_seed(const char *prog)
 /* Names the library knows on this architecture, best first: CW_TEST_IMPLS
  * of tests/CMakeLists.txt (CWT_IMPLS), so the C tests and the tests CTest
  * registers per implementation never disagree. */
-static const char *const cwt_known_impls[] = {
-#if defined(CWT_IMPLS)
-    CWT_IMPLS,
-#else
+#if !defined(CWT_IMPLS)
 #if defined(__x86_64__)
-    "avx512", "avx2", "sse2",
+#define CWT_IMPLS "avx512", "avx2", "sse2", "generic"
+#else
+#define CWT_IMPLS "generic"
 #endif
-    "generic",
 #endif
-    NULL,
-};
+static const char *const cwt_known_impls[] = {CWT_IMPLS, NULL};
 
 /* The minimum the contract promises: an implementation runs wherever the
  * CPU and OS offer its ISA (on x86-64 selection by CPUID + XGETBV; on
@@ -254,9 +251,21 @@ __attribute__((unused)) static int cwt_parse_size(const char *t, size_t *out)
     if (errno != 0 || end == t || *t == '-')
         return -1;
     switch (*end) {
-    case 'K': case 'k': v <<= 10; end++; break;
-    case 'M': case 'm': v <<= 20; end++; break;
-    case 'G': case 'g': v <<= 30; end++; break;
+    case 'K':
+    case 'k':
+        v <<= 10;
+        end++;
+        break;
+    case 'M':
+    case 'm':
+        v <<= 20;
+        end++;
+        break;
+    case 'G':
+    case 'g':
+        v <<= 30;
+        end++;
+        break;
     default: break;
     }
     if (*end != '\0')

@@ -66,8 +66,7 @@ static void region_break(struct region *r)
         if (ftruncate(r->fd, (off_t)((r->bad - 1) * P + 100)) != 0)
             die("ftruncate");
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -75,12 +74,9 @@ static int region_readable(const struct region *r, size_t page)
 {
     switch (r->kind) {
     case K_PROTNONE:
-    case K_UNMAP:
-        return page != r->bad;
-    case K_TRUNC:
-        return page < r->bad;
-    default:
-        return 1;
+    case K_UNMAP: return page != r->bad;
+    case K_TRUNC: return page < r->bad;
+    default: return 1;
     }
 }
 
@@ -144,8 +140,7 @@ static void run_case(size_t n, struct spec s, struct spec d, unsigned flags)
     int err = errno;
 
     char what[200];
-    snprintf(what, sizeof what,
-             "n=%zu src{%s page %zu +%zu} dst{%s page %zu +%zu} flags=%#x", n,
+    snprintf(what, sizeof what, "n=%zu src{%s page %zu +%zu} dst{%s page %zu +%zu} flags=%#x", n,
              kind_name[s.kind], s.page, s.misalign, kind_name[d.kind], d.page, d.misalign, flags);
     CWT_CHECK(ret == n - k, "%s: returned %zu, expected %zu", what, ret, n - k);
     CWT_CHECK(err == 4321, "%s: errno changed to %d", what, err);
@@ -322,7 +317,8 @@ static void edge_cases(void)
     for (size_t len = 0; len <= 600; len++) {
         memset(b, CANARY, 700);
         size_t r = cw_copy_safe(b + 3, a + 1, len, flag_set[len % N_FLAGS]);
-        int ok = r == 0 && memcmp(b + 3, a + 1, len) == 0 && b[2] == CANARY && b[3 + len] == CANARY;
+        int ok =
+            r == 0 && memcmp(b + 3, a + 1, len) == 0 && b[2] == CANARY && b[3 + len] == CANARY;
         CWT_CHECK(ok, "no-fault copy of %zu bytes", len);
     }
     free(a);

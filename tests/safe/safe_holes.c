@@ -144,18 +144,19 @@ int main(int argc, char **argv)
     /* k: where the hole starts; within the first line, around the vector
      * widths, the ladder's classes, a page, and far enough for rep movsb
      * (32 KiB and more) once the copy goes past the hole */
-    const size_t ks[] = {0, 1, 15, 16, 17, 32, 63, 64, 65, 127, 128, 129,
-                         255, 256, 511, 512, 1000, P - 1, P, 2 * P + 64};
+    const size_t ks[] = {0,   1,   15,  16,  17,  32,  63,   64,    65, 127,
+                         128, 129, 255, 256, 511, 512, 1000, P - 1, P,  2 * P + 64};
     /* copies that end in the hole: bytes of it the copy covers */
     const size_t in_hole_t[] = {1, 16, 33, 64, 65, 200, P};
     /* copies that go on past it: bytes after the first hole (2 pages of
      * writable memory, then the second hole, then 8 pages) */
-    const size_t past_t[] = {1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128,
-                             129, 255, 256, 257, 511, 512, 513, 1024, P, 7 * P + 5};
+    const size_t past_t[] = {1,   15,  16,  17,  31,  32,  33,  63,  64,   65, 127,
+                             128, 129, 255, 256, 257, 511, 512, 513, 1024, P,  7 * P + 5};
     size_t max_n = 2 * P + 64 + P + 7 * P + 5;
 
     region = map_pages(REGION_PAGES);
-    if (mprotect(region + HOLE1, P, PROT_NONE) != 0 || mprotect(region + HOLE2, P, PROT_NONE) != 0)
+    if (mprotect(region + HOLE1, P, PROT_NONE) != 0 ||
+        mprotect(region + HOLE2, P, PROT_NONE) != 0)
         die("mprotect");
     other_bytes = (max_n / P + 2) * P;
     other = map_pages(other_bytes / P);

@@ -25,10 +25,10 @@
 #include <sys/wait.h>
 
 static size_t P;
-static unsigned char *g_wild;   /* PROT_NONE page touched outside cw_copy_safe */
-static unsigned char *g_trunc;  /* shared file mapping, 2 pages, file 1 page */
+static unsigned char *g_wild;  /* PROT_NONE page touched outside cw_copy_safe */
+static unsigned char *g_trunc; /* shared file mapping, 2 pages, file 1 page */
 static int g_fd;
-static unsigned char *g_bad;    /* 2 pages, the second PROT_NONE: copy source */
+static unsigned char *g_bad; /* 2 pages, the second PROT_NONE: copy source */
 static volatile sig_atomic_t g_segv_seen, g_bus_seen, g_mask_ok, g_unexpected;
 
 static void setup_memory(void)
@@ -585,8 +585,7 @@ static int mode_nested(void)
         size_t off = (size_t)(it % 64) * 64;
         const unsigned char *s = src + big - small + off;
         if (cw_copy_safe(dst, s, small, it & 1 ? CW_ZERO_TAIL : 0) != off || dst[0] != s[0] ||
-            dst[small - off - 64] != s[small - off - 64] ||
-            ((it & 1) && dst[small - 1] != 0))
+            dst[small - off - 64] != s[small - off - 64] || ((it & 1) && dst[small - 1] != 0))
             wrong++;
     }
     struct itimerval off = {{0, 0}, {0, 0}};

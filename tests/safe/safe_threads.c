@@ -45,7 +45,7 @@ static void *faulter(void *arg)
 
     pthread_barrier_wait(&g_start);
     for (int it = 0; it < ITERS; it++) {
-        size_t off = (size_t)(it * 37) % P;  /* start within the first page */
+        size_t off = (size_t)(it * 37) % P;              /* start within the first page */
         size_t n = 2 * P - off + 1 + (size_t)(it % 300); /* crosses into page 3 */
         size_t expect = n - (2 * P - off);
         const unsigned char *s;

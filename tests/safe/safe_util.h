@@ -46,8 +46,8 @@ static inline size_t page_size(void)
 
 static inline unsigned char *map_pages(size_t pages)
 {
-    void *p = mmap(NULL, pages * page_size(), PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = mmap(NULL, pages * page_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
     if (p == MAP_FAILED)
         die("mmap");
     return p;
