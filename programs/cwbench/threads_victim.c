@@ -196,6 +196,10 @@ int cwb_threads_victim(const struct cwb_opts *o, struct cwb_results *res)
     struct cwb_summary one, bg;
     cwb_summarize(frac, reps, &one);
     cwb_summarize(frac + (NROWS - 1) * reps, reps, &bg);
+    /* The target is judged on each k-part row's HL shift against the one
+     * call and its CI, not on the medians alone: met when every CI lies at
+     * or below the margin, missed when one lies wholly above it. */
+    int all_below = 1, one_above = 0;
     double worst = 0;
     const char *worst_name = NULL;
     for (size_t i = 0; i < NROWS; i++) {
@@ -211,30 +215,39 @@ int cwb_threads_victim(const struct cwb_opts *o, struct cwb_results *res)
         } else if (rows[i].kind != V_BACKGROUND) {
             snprintf(own, sizeof own, "n/a");
         }
-        if (i == 0)
+        int is_part = rows[i].kind == V_PART || rows[i].kind == V_POOL;
+        if (i == 0) {
             snprintf(diff, sizeof diff, "(reference)");
-        else if (cwb_compare_shift(frac, reps, x, reps, 0.05, &c) == 0 && c.lo == c.lo)
+        } else if (cwb_compare_shift(frac, reps, x, reps, 0.05, &c) == 0 && c.lo == c.lo) {
             snprintf(diff, sizeof diff, "%+.3f, %+.3f [%+.3f, %+.3f]", s.median - one.median,
                      c.ratio, c.lo, c.hi);
-        else
+            if (is_part) {
+                all_below = all_below && c.hi <= TARGET_MARGIN;
+                one_above = one_above || c.lo > TARGET_MARGIN;
+            }
+        } else {
             snprintf(diff, sizeof diff, "%+.3f", s.median - one.median);
+            all_below = 0;
+        }
         printf("%-40s %7.3f %-11s %-5s %s\n", row_label(&rows[i], n, label, sizeof label),
                s.median, iqr, own, diff);
-        if ((rows[i].kind == V_PART || rows[i].kind == V_POOL) &&
-            (worst_name == NULL || s.median - one.median > worst)) {
+        if (is_part && (worst_name == NULL || s.median - one.median > worst)) {
             worst = s.median - one.median;
             worst_name = rows[i].name;
         }
         add_cell(res, &rows[i], n, x, reps);
     }
     if (bg.median > BACKGROUND_MAX)
-        printf("target (k parts evict at most one streaming call + %.2f, medians): not "
-               "measurable here: a\nwait as long as one copy evicts %.3f of the victim with no "
-               "copy at all; rerun on a quieter machine\n", TARGET_MARGIN, bg.median);
+        printf("target (k parts evict at most one streaming call + %.2f): not measurable "
+               "here: a\nwait as long as one copy evicts %.3f of the victim with no copy at "
+               "all; rerun on a quieter machine\n", TARGET_MARGIN, bg.median);
     else
-        printf("target (k parts evict at most one streaming call + %.2f, medians): %s; largest "
-               "difference\n%+.3f (%s)\n", TARGET_MARGIN,
-               worst <= TARGET_MARGIN ? "met" : "MISSED", worst, worst_name);
+        printf("target (k parts evict at most one streaming call + %.2f, by the HL shift's "
+               "95%% CI): %s;\nlargest median difference %+.3f (%s)\n", TARGET_MARGIN,
+               one_above    ? "MISSED (a CI lies wholly above the margin)"
+               : all_below ? "met (every CI at or below the margin)"
+                           : "not resolved (a CI spans the margin; more --samples narrow it)",
+               worst, worst_name);
     if (wrong)
         printf("FAILED: the last copy is wrong\n");
     free(frac);
