@@ -7,10 +7,14 @@
 set(CWB_UNIT_SRC ${PROJECT_SOURCE_DIR}/programs/cwbench)
 set(CWB_UNIT_DATA ${CMAKE_CURRENT_LIST_DIR}/cwbench/data)
 add_library(cwbench_unit_objs OBJECT
-  ${CWB_UNIT_SRC}/stats.c ${CWB_UNIT_SRC}/verdict.c ${CWB_UNIT_SRC}/results.c ${CWB_UNIT_SRC}/results_read.c
-  ${CWB_UNIT_SRC}/results_write.c ${CWB_UNIT_SRC}/results_json.c
-  ${CWB_UNIT_SRC}/dist.c ${CWB_UNIT_SRC}/compare.c ${CWB_UNIT_SRC}/progress.c)
+  ${CWB_UNIT_SRC}/results/stats.c ${CWB_UNIT_SRC}/results/verdict.c ${CWB_UNIT_SRC}/results/results.c
+  ${CWB_UNIT_SRC}/results/results_read.c ${CWB_UNIT_SRC}/results/results_write.c
+  ${CWB_UNIT_SRC}/results/json_parse.c ${CWB_UNIT_SRC}/engine/dist.c ${CWB_UNIT_SRC}/cmd/compare.c
+  ${CWB_UNIT_SRC}/base/progress.c)
 target_include_directories(cwbench_unit_objs PUBLIC ${CWB_UNIT_SRC})
+foreach(d cmd engine results platform base)
+  target_include_directories(cwbench_unit_objs PUBLIC ${CWB_UNIT_SRC}/${d})
+endforeach()
 
 foreach(t stats verdict results dist progress)
   add_executable(cwbench_test_${t} ${CMAKE_CURRENT_LIST_DIR}/cwbench/test_${t}.c)

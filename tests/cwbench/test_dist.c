@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for programs/cwbench/dist.c: good and malformed
+/* Unit tests for programs/cwbench/engine/dist.c: good and malformed
  * size-distribution files, the sampler and the RNG. */
 #include "dist.h"
 #include "bench.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for programs/cwbench/progress.c on a simulated clock: the
+/* Unit tests for programs/cwbench/base/progress.c on a simulated clock: the
  * sweeps a real run would make, driven cell by cell with made-up true
  * costs, and the ETA checked against the time really left. The case that
  * motivated the per-class ETA: `cwbench sweep --max-size 256K --samples 5

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for programs/cwbench/results.c and results_read.c: JSON
+/* Unit tests for programs/cwbench/results/results.c and results_read.c: JSON
  * round trips, malformed JSON with line numbers, CSV, atomic writes.
  * With "compare ..." as arguments it runs cwb_cmd_compare instead, so the
  * compare CLI can be tested without the full cwbench. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for programs/cwbench/stats.c. Expected values come from
+/* Unit tests for programs/cwbench/results/stats.c. Expected values come from
  * published examples (scipy's mannwhitneyu documentation, the standard
  * U critical-value table) or from brute-force enumeration here. */
 #include "stats.h"

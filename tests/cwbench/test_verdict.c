@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for the decision every cwbench verdict goes through
- * (programs/cwbench/stats.c, decide()) and its wording (verdict.c): samples
+ * (programs/cwbench/results/stats.c, decide()) and its wording (verdict.c): samples
  * built to make the Hodges-Lehmann estimate and the ratio of the medians
  * part (two modes, a skewed mode, the 110.7 -> 121.9 GB/s cell that read
  * -0.1%), a plain shift that must stay a verdict, the two-mode test, and

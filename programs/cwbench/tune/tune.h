@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* cwbench tune: options and entry point (programs/cwbench/tune.c). */
+/* cwbench tune: options and entry point (programs/cwbench/tune/tune.c). */
 #ifndef CWB_TUNE_H
 #define CWB_TUNE_H
 

@@ -6,7 +6,7 @@
  * files still load; a Google Benchmark file of another program reads as
  * one cell of times per benchmark name. */
 #include "results.h"
-#include "results_json.h"
+#include "json_parse.h"
 
 #include <math.h>
 #include <stdio.h>

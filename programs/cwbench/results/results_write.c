@@ -2,7 +2,7 @@
 /* cwbench: the JSON writer for result files (cwb_results_write_json):
  * Google Benchmark's schema with cwbench's fields as extra keys. */
 #include "results.h"
-#include "results_json.h"
+#include "json_parse.h"
 #include "stats.h"
 
 #include <math.h>

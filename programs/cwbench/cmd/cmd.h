@@ -74,7 +74,7 @@ int cwb_cmd_threads(const struct cwb_opts *o);
 int cwb_threads_victim(const struct cwb_opts *o, struct cwb_results *res);
 /* Defined by other parts of cwbench. */
 int cwb_cmd_compare(int argc, char **argv);
-/* `cwbench info`: the policy in force (programs/cwbench/info.c). */
+/* `cwbench info`: the policy in force (programs/cwbench/cmd/info.c). */
 int cwb_cmd_info(int argc, char **argv);
 int cwb_cmd_workload(int argc, char **argv);
 /* `cwbench exec`: a command timed with and without the shim (exec.c) */

@@ -72,7 +72,7 @@ void cwb_seq_free(struct cwb_seq *s);
 size_t cwb_pow2_at_least(size_t n);
 
 
-/* ---- Measuring on fresh sequences (distbench.c) ------------------------ */
+/* ---- Measuring on fresh sequences (fresh.c) --------------------------- */
 
 struct cwb_engine;
 struct cwb_spec;

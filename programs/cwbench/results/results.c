@@ -2,7 +2,7 @@
 /* cwbench result sets, atomic writing and the CSV writer (JSON: results_write.c,
  * the reader: results_read.c). */
 #include "results.h"
-#include "results_json.h"
+#include "json_parse.h"
 #include "stats.h"
 
 #include <errno.h>

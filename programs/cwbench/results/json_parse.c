@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cwbench: the JSON primitives of the result-file reader (results_read.c):
  * strings, numbers, objects, arrays, with line numbers in every error. */
-#include "results_json.h"
+#include "json_parse.h"
 #include "results.h"
 
 #include <errno.h>
