@@ -7,8 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "cmd.h"
+#include "base/format.h"
+#include "cmd/cmd.h"
+#include "engine/ceiling.h"
+#include "engine/measure.h"
+#include "engine/placement.h"
+#include "engine/routines.h"
+#include "platform/memory.h"
 
 static int failures;
 

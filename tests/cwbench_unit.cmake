@@ -10,11 +10,8 @@ add_library(cwbench_unit_objs OBJECT
   ${CWB_UNIT_SRC}/results/stats.c ${CWB_UNIT_SRC}/results/verdict.c ${CWB_UNIT_SRC}/results/results.c
   ${CWB_UNIT_SRC}/results/results_read.c ${CWB_UNIT_SRC}/results/results_write.c
   ${CWB_UNIT_SRC}/results/json_parse.c ${CWB_UNIT_SRC}/engine/dist.c ${CWB_UNIT_SRC}/cmd/compare.c
-  ${CWB_UNIT_SRC}/base/progress.c)
+  ${CWB_UNIT_SRC}/base/progress.c ${CWB_UNIT_SRC}/engine/estimate.c)
 target_include_directories(cwbench_unit_objs PUBLIC ${CWB_UNIT_SRC})
-foreach(d cmd engine results platform base)
-  target_include_directories(cwbench_unit_objs PUBLIC ${CWB_UNIT_SRC}/${d})
-endforeach()
 
 foreach(t stats verdict results dist progress)
   add_executable(cwbench_test_${t} ${CMAKE_CURRENT_LIST_DIR}/cwbench/test_${t}.c)

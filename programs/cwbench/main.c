@@ -10,11 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "cmd.h"
-#include "dist.h"
-#include "progress.h"
-#include "tune.h"
+#include "base/format.h"
+#include "base/progress.h"
+#include "cmd/cmd.h"
+#include "cmd/compare.h"
+#include "engine/fresh.h"
+#include "engine/routines.h"
+#include "results/results.h"
+#include "tune/tune.h"
 
 /* The implementations --impl takes: the x86-64 rows, or elsewhere the
  * portable one and whatever the library lists (a wrong name is answered

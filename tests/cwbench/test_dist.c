@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for programs/cwbench/engine/dist.c: good and malformed
  * size-distribution files, the sampler and the RNG. */
-#include "dist.h"
-#include "bench.h"
+#include "engine/dist.h"
+#include "engine/measure.h"
 
 #include <math.h>
 #include <stdio.h>

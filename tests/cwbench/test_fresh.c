@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "cmd.h"
-#include "dist.h"
+#include "engine/dist.h"
+#include "engine/fresh.h"
+#include "engine/measure.h"
+#include "engine/placement.h"
+#include "engine/routines.h"
 
 static int failures;
 

@@ -6,7 +6,9 @@
  * --states hot,cold --routines cw_memcpy,glibc_memcpy` said "50% after 4 s,
  * ETA 4 s" and took 41 s (its 204 hot cells took 4 s, its 204 cold ones
  * 37 s). */
-#include "progress.h"
+#include "base/progress.h"
+#include "engine/estimate.h"
+#include "engine/measure.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,7 +3,8 @@
  * round trips, malformed JSON with line numbers, CSV, atomic writes.
  * With "compare ..." as arguments it runs cwb_cmd_compare instead, so the
  * compare CLI can be tested without the full cwbench. */
-#include "results.h"
+#include "cmd/compare.h"
+#include "results/results.h"
 
 #include <dirent.h>
 #include <math.h>

@@ -2,7 +2,7 @@
 /* Unit tests for programs/cwbench/results/stats.c. Expected values come from
  * published examples (scipy's mannwhitneyu documentation, the standard
  * U critical-value table) or from brute-force enumeration here. */
-#include "stats.h"
+#include "results/stats.h"
 #include "verdict_fixture.h"
 
 #include <math.h>

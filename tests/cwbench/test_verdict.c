@@ -5,7 +5,7 @@
  * part (two modes, a skewed mode, the 110.7 -> 121.9 GB/s cell that read
  * -0.1%), a plain shift that must stay a verdict, the two-mode test, and
  * the difference estimate for values that can be 0. */
-#include "stats.h"
+#include "results/stats.h"
 #include "verdict_fixture.h"
 
 #include <math.h>

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats.h"
+#include "results/stats.h"
 
 /* A comparison as cwb_compare would report it. */
 static struct cwb_cmp cmp(double ratio, int significant)

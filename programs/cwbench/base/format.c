@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Size formatting and parsing. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "bench.h"
+#include "base/format.h"
 
 const char *cwb_fmt_size(size_t n, char *buf, size_t cap)
 {

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Progress on stderr, beyond the phase calls of bench.h: a plan for the
- * whole command, so that the ETA covers every phase still to come, and
- * --quiet. */
+/* Progress on stderr (progress.c): phases, a plan for the whole command
+ * so that the ETA covers every phase still to come, and --quiet. */
 #ifndef CWB_PROGRESS_H
 #define CWB_PROGRESS_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "bench.h"
+void cwb_progress_begin(const char *phase, size_t total);
+void cwb_progress_step(size_t done);
+/* Erase the progress line before printing a result line to stdout. */
+void cwb_progress_clear(void);
+void cwb_progress_end(void);
 
 /* --quiet: no progress at all. */
 void cwb_progress_set_quiet(int quiet);
@@ -32,14 +35,5 @@ double cwb_progress_eta(void);
  * treated as a terminal (NULL: stderr, asked with isatty). */
 void cwb_progress_set_clock(double (*clock)(void));
 void cwb_progress_set_output(FILE *f, int tty);
-
-/* Estimated milliseconds of one sweep cell of nrt routines, `samples`
- * samples each, `size`-byte copies in state st (measured shape: a cold
- * cell of small copies costs 10-25x a hot one). */
-double cwb_progress_cell_ms(enum cwb_state st, size_t size, size_t nrt, int samples);
-
-/* Estimates for plans. Milliseconds of a pollution table (pollution.c):
- * nrt routines, a victim of `victim` bytes, copies of `copy` bytes. */
-double cwb_pollution_estimate_ms(size_t copy, size_t victim, size_t nrt, int reps);
 
 #endif /* CWB_PROGRESS_H */

@@ -6,9 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "dist.h"
-#include "stats.h"
+#include "base/clock.h"
+#include "base/format.h"
+#include "base/progress.h"
+#include "cmd/cmd.h"
+#include "engine/fresh.h"
+#include "engine/measure.h"
+#include "engine/placement.h"
+#include "engine/routines.h"
+#include "platform/machine.h"
+#include "results/results.h"
+#include "results/stats.h"
 
 static const size_t full_sizes[] = {64, 1 << 10, 16 << 10, 256 << 10, 4 << 20, 64 << 20};
 static const size_t quick_sizes[] = {64, 4 << 10, 64 << 10};

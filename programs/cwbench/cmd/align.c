@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 
 /* "N": 0..CWB_MAX_OFF; *end points after the digits. -1 when not a number. */
 static int parse_off(const char *s, const char **end)

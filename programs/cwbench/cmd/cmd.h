@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* cwbench subcommands and what they share: parsed options, routine lists,
- * result output. Private to the engine's files and main.c. */
+ * result output. For main.c, the subcommands and tune; nothing below them
+ * (engine/, results/, platform/, base/) sees the options. */
 #ifndef CWB_CMD_H
 #define CWB_CMD_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench.h"
+#include "engine/measure.h"
+#include "engine/routines.h"
+#include "results/results.h"
 #include "cachewise.h"
-#include "results.h"
 
 #define CWB_MAX_SIZES 64
-#define CWB_MAX_ROUTINES 24
 #define CWB_SIZE_LIMIT ((size_t)1 << 30)
 
 struct cwb_opts {
@@ -73,7 +74,6 @@ int cwb_cmd_ab(const struct cwb_opts *o);
 int cwb_cmd_threads(const struct cwb_opts *o);
 int cwb_threads_victim(const struct cwb_opts *o, struct cwb_results *res);
 /* Defined by other parts of cwbench. */
-int cwb_cmd_compare(int argc, char **argv);
 /* `cwbench info`: the policy in force (programs/cwbench/cmd/info.c). */
 int cwb_cmd_info(int argc, char **argv);
 int cwb_cmd_workload(int argc, char **argv);
@@ -108,28 +108,12 @@ void cwb_print_preemption(const struct cwb_engine *e);
 /* Median and half the interquartile range relative to it (as a fraction). */
 void cwb_median_spread(const double *x, size_t n, double *median, double *spread);
 
-/* Pollution measurement shared by the default report and `pollution`:
+/* Pollution measurement shared by the default report and `pollution`
+ * (pollution.c, through engine/pollution.h's cwb_pollution_measure):
  * victims_mask bit 0 = L1, 1 = L2, 2 = L3. Prints its table to stdout and
  * adds cells to r. Returns 0, 1 on a runtime failure. */
 int cwb_pollution_run(const struct cwb_opts *o, unsigned victims_mask, size_t copy_bytes,
                       const struct cwb_routine *const *rt, size_t nrt, int reps,
                       struct cwb_results *r);
-
-/* Hardware counters (counters.c): cycles, instructions, LLC misses. */
-#define CWB_N_COUNTERS 3
-struct cwb_counters { int fd[CWB_N_COUNTERS]; };
-/* 0 when at least cycles can be counted; -1 otherwise (all closed). */
-int cwb_counters_open(struct cwb_counters *c);
-/* Running totals; 0 for a counter that could not be opened. */
-void cwb_counters_read(const struct cwb_counters *c, uint64_t *v);
-void cwb_counters_close(struct cwb_counters *c);
-/* Per-routine table of counts per byte (4 KiB hot batch, one copy of
- * `big` bytes) on stdout. -1 when counters are not available, 1 when a
- * routine copied wrong bytes, else 0. */
-int cwb_counters_table(struct cwb_engine *e, const struct cwb_routine *const *rt, size_t nrt,
-                       size_t big, int reps);
-
-/* Charts through gnuplot into dir. Returns 0, or 1 on failure. */
-int cwb_plot(const char *dir, const struct cwb_results *r);
 
 #endif /* CWB_CMD_H */

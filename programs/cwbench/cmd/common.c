@@ -5,8 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "stats.h"
+#include "base/rng.h"
+#include "cmd/cmd.h"
+#include "engine/measure.h"
+#include "engine/routines.h"
+#include "platform/machine.h"
+#include "results/plot.h"
+#include "results/results.h"
+#include "results/stats.h"
 
 static const char hint[] =
     "usage: cwbench [sweep|dist FILE|pollution|threads|--ab A B|compare A.json B.json|"
@@ -85,6 +91,9 @@ void cwb_common_meta(struct cwb_results *r, const struct cwb_opts *o, const char
     cwb_results_meta(r, "quick", o->quick ? "1" : "0");
     cwb_results_meta(r, "bytes_counted", "once (GB/s = bytes copied / seconds / 1e9)");
 }
+
+/* A chart tells apart every routine a run can measure. */
+_Static_assert(CWB_PLOT_MAX_ROUTINES >= CWB_MAX_ROUTINES, "a chart holds every routine of a run");
 
 int cwb_write_outputs(const struct cwb_results *r, const struct cwb_opts *o)
 {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* `cwbench compare A.json B.json [--alpha X]`: per-cell A/B verdicts from
  * two saved runs. Methods: docs/STATISTICS.md. */
-#include "results.h"
-#include "stats.h"
+#include "cmd/compare.h"
+#include "results/results.h"
+#include "results/stats.h"
 
 #include <math.h>
 #include <stdio.h>

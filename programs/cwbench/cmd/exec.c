@@ -28,8 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "stats.h"
+#include "cmd/cmd.h"
+#include "results/stats.h"
 
 #define MAX_VARIANTS 4
 #define MAX_RUNS 1000

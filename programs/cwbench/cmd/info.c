@@ -6,7 +6,7 @@
  * errors. Like `ld.so --list-tunables` for glibc. */
 #include <string.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 
 int cwb_cmd_info(int argc, char **argv)
 {

@@ -6,9 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "progress.h"
-#include "stats.h"
+#include "base/clock.h"
+#include "base/format.h"
+#include "base/progress.h"
+#include "cmd/cmd.h"
+#include "engine/ceiling.h"
+#include "engine/counters_table.h"
+#include "engine/measure.h"
+#include "engine/placement.h"
+#include "engine/pollution.h"
+#include "engine/routines.h"
+#include "platform/counters.h"
+#include "platform/machine.h"
+#include "results/results.h"
+#include "results/stats.h"
 
 #define MAX_ROWS 20
 

@@ -7,10 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "dist.h"
-#include "progress.h"
-#include "stats.h"
+#include "base/clock.h"
+#include "base/format.h"
+#include "base/progress.h"
+#include "cmd/cmd.h"
+#include "engine/ceiling.h"
+#include "engine/estimate.h"
+#include "engine/fresh.h"
+#include "engine/measure.h"
+#include "engine/routines.h"
+#include "platform/machine.h"
+#include "platform/memory.h"
+#include "results/results.h"
+#include "results/stats.h"
 
 #define MAX_SWEEP_SIZES 128
 /* Even at 10 ms a cell this is hours: larger requests are typos. */

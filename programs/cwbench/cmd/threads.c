@@ -17,10 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "progress.h"
-#include "stats.h"
-#include "team.h"
+#include "base/clock.h"
+#include "base/format.h"
+#include "base/progress.h"
+#include "cmd/cmd.h"
+#include "engine/measure.h"
+#include "engine/routines.h"
+#include "engine/team.h"
+#include "platform/machine.h"
+#include "results/results.h"
+#include "results/stats.h"
 
 #define MiB ((size_t)1 << 20)
 #define KINDS 3 /* CWB_SPLIT_POOL, _STREAM, _GLIBC: a row's routines, in order */

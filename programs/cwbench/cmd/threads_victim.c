@@ -21,11 +21,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "pollution_util.h"
-#include "stats.h"
-#include "team.h"
-#include "tune.h"
+#include "base/clock.h"
+#include "base/format.h"
+#include "cmd/cmd.h"
+#include "engine/pollution_util.h"
+#include "engine/routines.h"
+#include "engine/team.h"
+#include "platform/memory.h"
+#include "results/results.h"
+#include "results/stats.h"
+#include "tune/tune.h"
 
 #define MiB ((size_t)1 << 20)
 #define TARGET_MARGIN 0.05

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch.h"
-#include "bench.h"
+#include "base/clock.h"
+#include "engine/ceiling.h"
+#include "engine/measure.h"
+#include "platform/arch.h"
 #include "cachewise.h"
 
 static int cmp_double(const void *a, const void *b)

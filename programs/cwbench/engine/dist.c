@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cwbench size-distribution files and the sampler. */
-#include "dist.h"
-#include "bench.h"
+#include "engine/dist.h"
+#include "engine/measure.h"
 
 #include <errno.h>
 #include <math.h>

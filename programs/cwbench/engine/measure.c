@@ -6,8 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch.h"
-#include "bench.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "engine/measure.h"
+#include "engine/placement.h"
+#include "engine/routines.h"
+#include "platform/arch.h"
+#include "platform/machine.h"
+#include "platform/memory.h"
 #include "cachewise.h"
 
 #define GUARD CWB_LINE

@@ -3,7 +3,8 @@
  * (docs/BENCHMARKS.md, "Placement"). */
 #include <stdint.h>
 
-#include "bench.h"
+#include "engine/measure.h"
+#include "engine/placement.h"
 
 /* Marks the 64-byte lines of a page that n bytes from page offset off cover. */
 static uint64_t page_lines(size_t off, size_t n)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* `cwbench pollution`: what a copy costs everyone else. A victim working
+/* The pollution measurement (`cwbench pollution`, and the default report's
+ * table): what a copy costs everyone else. A victim working
  * set (a randomly permuted pointer chain, one node per cache line, on huge
  * pages so TLB misses don't dominate) is walked cold (after a flush of
  * every line: clflush, on aarch64 dc civac), hot (re-walked until resident)
@@ -12,15 +13,25 @@
  * into [0, 1], is pollution_table.c's. */
 #include <math.h>
 #include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch.h"
-#include "cmd.h"
-#include "pollution.h"
-#include "pollution_util.h"
-#include "progress.h"
-#include "stats.h"
+#include "base/clock.h"
+#include "base/format.h"
+#include "base/progress.h"
+#include "base/rng.h"
+#include "engine/pollution.h"
+#include "engine/pollution_table.h"
+#include "engine/pollution_util.h"
+#include "engine/routines.h"
+#include "platform/arch.h"
+#include "platform/machine.h"
+#include "platform/memory.h"
+#include "results/results.h"
+#include "results/stats.h"
+#include "cachewise.h"
 
 #define LINE 64
 /* Walks until two in a row agree within this ratio: one walk after a
@@ -278,10 +289,9 @@ double cwb_pollution_estimate_ms(size_t copy, size_t victim, size_t nrt, int rep
     return (double)reps * ((double)nrt * (4 * copy_ms + 2 * walk_ms) + walk_ms) + 1;
 }
 
-/* plan: this is the whole command, its estimate is the progress plan. */
-static int pollution_sizes(const struct cwb_opts *o, unsigned victims_mask, const size_t *sizes,
-                           size_t nsizes, const struct cwb_routine *const *rt, size_t nrt,
-                           int reps, int plan, struct cwb_results *res)
+int cwb_pollution_measure(uint64_t seed, int pin, unsigned victims_mask, const size_t *sizes,
+                          size_t nsizes, const struct cwb_routine *const *rt, size_t nrt,
+                          int reps, int plan, struct cwb_results *res)
 {
     const struct cw_info *in = cw_get_info();
     size_t l1 = in->l1d_size ? in->l1d_size : 32 << 10;
@@ -294,7 +304,7 @@ static int pollution_sizes(const struct cwb_opts *o, unsigned victims_mask, cons
      * tables and the code; the L3 is shared). */
     size_t vsize[3] = {l1 / 2, l2 / 4, llc / 4};
     const char *names[3] = {"L1", "L2", "L3"}, *next[3] = {"L2", "L3", NULL};
-    uint64_t rng = o->seed ^ 0x9011u;
+    uint64_t rng = seed ^ 0x9011u;
     calibrate_tsc();
     struct prun p;
     memset(&p, 0, sizeof p);
@@ -311,7 +321,7 @@ static int pollution_sizes(const struct cwb_opts *o, unsigned victims_mask, cons
         cwb_free_huge(p.scratch, p.scratch_bytes);
         return 1;
     }
-    cwb_fill_pattern(p.src, max_copy, o->seed);
+    cwb_fill_pattern(p.src, max_copy, seed);
     printf("median and quartiles over %d repetitions, rows interleaved in a random order; "
            "victims: half the L1,\na quarter of the L2 and of the L3. Each walk after the copy "
            "follows a victim re-walked until\nresident. evicted = (walk after - hot) / (cold - "
@@ -325,7 +335,7 @@ static int pollution_sizes(const struct cwb_opts *o, unsigned victims_mask, cons
     /* A migration between walks would read the victim from another core's
      * caches: stay on this CPU for the pollution runs unless --pin chose. */
     cpu_set_t saved;
-    int repin = o->pin < 0 && sched_getaffinity(0, sizeof saved, &saved) == 0;
+    int repin = pin < 0 && sched_getaffinity(0, sizeof saved, &saved) == 0;
     if (repin) {
         cpu_set_t one;
         CPU_ZERO(&one);
@@ -401,48 +411,5 @@ static int pollution_sizes(const struct cwb_opts *o, unsigned victims_mask, cons
     cwb_free_huge(p.src, max_copy);
     cwb_free_huge(p.dst, max_copy);
     cwb_free_huge(p.scratch, p.scratch_bytes);
-    return rc;
-}
-
-int cwb_pollution_run(const struct cwb_opts *o, unsigned victims_mask, size_t copy_bytes,
-                      const struct cwb_routine *const *rt, size_t nrt, int reps,
-                      struct cwb_results *res)
-{
-    return pollution_sizes(o, victims_mask, &copy_bytes, 1, rt, nrt, reps, 0, res);
-}
-
-static const char *const default_routines[] = {
-    "cw_memcpy", "cw_memcpy_nt", "cw_memcpy_flushcache", "cw_copy_nta", "glibc_memcpy",
-    "rep_movsb", "stream_avx2", "stream_stnp", "pmem_memcpy_nt", "pmem_memcpy_t", NULL,
-};
-
-/* 1-16 MiB copies separate the routines where the background of a 64 MiB
- * copy's 5-18 ms already evicts much of an L2 victim by itself. */
-static const size_t full_sizes[] = {1 << 20, 4 << 20, 16 << 20, 64 << 20};
-
-int cwb_cmd_pollution(const struct cwb_opts *o)
-{
-    double t0 = cwb_now();
-    const struct cwb_routine *rt[CWB_MAX_ROUTINES];
-    size_t nrt;
-    if (cwb_pick_routines(o->routines, default_routines, rt, &nrt) != 0)
-        return 2;
-    size_t quick_size = (size_t)1 << 20;
-    const size_t *sizes = o->n_sizes ? o->sizes : o->quick ? &quick_size : full_sizes;
-    size_t nsizes = o->n_sizes ? o->n_sizes
-                  : o->quick ? 1 : sizeof full_sizes / sizeof full_sizes[0];
-    int reps = o->samples ? o->samples : o->quick ? 3 : 10;
-    struct cwb_results res;
-    cwb_results_init(&res);
-    cwb_common_meta(&res, o, "cwbench pollution");
-    cwb_emulation_banner(stdout, 1);
-    printf("cwbench pollution: evicted fraction of a victim working set after one copy\n\n");
-    cwb_print_machine(stdout);
-    printf("\n");
-    int rc = pollution_sizes(o, o->quick ? 3u : 7u, sizes, nsizes, rt, nrt, reps, 1, &res);
-    if (cwb_write_outputs(&res, o) != 0)
-        rc = 1;
-    cwb_results_free(&res);
-    printf("\ntotal time %.1f s\n", cwb_now() - t0);
     return rc;
 }

@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pollution.h"
-#include "stats.h"
+#include "base/format.h"
+#include "engine/pollution_table.h"
+#include "results/results.h"
+#include "results/stats.h"
 
 /* Copy against its own background: the same decision as every verdict
  * (stats.c), on the difference of the fractions (they can be 0). */

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#include "bench.h"
+#include "base/clock.h"
+#include "engine/placement.h"
+#include "engine/routines.h"
 
 /* Voluntary + involuntary context switches so far (-1: unknown): a window
  * they grew in was disturbed. */

@@ -7,10 +7,12 @@
  * naming it just skips it elsewhere. Every routine has the memcpy signature
  * so the engine calls them all the same way, through one indirect call; the
  * fills ignore src (cwb_routine_fills). */
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "arch.h"
-#include "bench.h"
+#include "engine/routines.h"
+#include "platform/arch.h"
 #include "cachewise.h"
 #ifdef CWB_HAVE_LIBPMEM
 #include <libpmem.h>

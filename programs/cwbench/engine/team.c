@@ -12,11 +12,14 @@
 #include <sched.h>
 #include <semaphore.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cachewise.h"
-#include "team.h"
+#include "base/format.h"
+#include "engine/routines.h"
+#include "engine/team.h"
 
 unsigned cwb_affinity_cpus(void)
 {

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "bench.h"
+#include "engine/routines.h"
 
 /* The most threads any of these use: cw_copy_parallel's own cap. */
 #define CWB_TEAM_MAX 64

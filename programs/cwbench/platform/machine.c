@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Machine description (what a result is only meaningful with), timers,
- * counters probe, huge-page buffers and deterministic fill patterns. */
+/* Machine description: what a result is only meaningful with (CPU, cache
+ * sizes, kernel, build, the policy in force), and the emulator check. */
 #include <errno.h>
 #include <gnu/libc-version.h>
 #include <linux/perf_event.h>
@@ -17,10 +17,13 @@
 #define CWB_CACHEWISE_LINK "static"
 #endif
 
-#include "arch.h"
-#include "bench.h"
+#include "base/clock.h"
+#include "base/format.h"
+#include "platform/arch.h"
+#include "platform/counters.h"
+#include "platform/machine.h"
+#include "results/results.h"
 #include "cachewise.h"
-#include "results.h"
 #if defined(CWB_ARCH_A64)
 #include <sys/auxv.h>
 #endif
@@ -32,45 +35,6 @@
 #define CWB_COMPILER_ID "unknown"
 #endif
 
-double cwb_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-double cwb_cpu_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-double cwb_timer_tick(void)
-{
-    static double tick;
-    if (tick > 0)
-        return tick;
-    /* The smallest step two back-to-back reads can see: the clock's
-     * granularity or the cost of reading it, whichever is larger. */
-    double best = 1.0;
-    for (int i = 0; i < 2000; i++) {
-        double t0 = cwb_now(), t1;
-        while ((t1 = cwb_now()) == t0)
-            ;
-        if (t1 - t0 < best)
-            best = t1 - t0;
-    }
-    struct timespec res;
-    if (clock_getres(CLOCK_MONOTONIC, &res) == 0) {
-        double r = (double)res.tv_sec + (double)res.tv_nsec * 1e-9;
-        if (r > best)
-            best = r;
-    }
-    tick = best;
-    return tick;
-}
-
 /* The L3 the library's policy trusts, not a socket's worth a guest may
  * report: victims and pools sized from it measure what one core sees. */
 size_t cwb_llc_bytes(void)
@@ -81,26 +45,6 @@ size_t cwb_llc_bytes(void)
     if (in->l2_size != 0)
         return in->l2_size;
     return (size_t)32 << 20;
-}
-
-int cwb_counters_available(char *why, size_t cap)
-{
-    int fd = cwb_perf_open(PERF_COUNT_HW_CPU_CYCLES);
-    if (fd < 0) {
-        snprintf(why, cap, "perf_event_open(cycles): %s", strerror(errno));
-        return 0;
-    }
-    for (unsigned i = 0; i < 100000; i++)
-        __asm__ volatile("" : : : "memory");
-    uint64_t v = 0;
-    ssize_t got = read(fd, &v, sizeof v);
-    close(fd);
-    if (got != (ssize_t)sizeof v || v == 0) {
-        snprintf(why, cap, "perf_event_open(cycles) opens but counts nothing (virtualised?)");
-        return 0;
-    }
-    snprintf(why, cap, "cycles countable");
-    return 1;
 }
 
 /* The CPU features a result depends on: the library's x86 ladder, or on
@@ -371,101 +315,4 @@ void cwb_machine_meta(struct cwb_results *r)
     cwb_results_meta(r, "emulated", cwb_emulated(&ewhy) ? "true" : "false");
     cwb_results_meta(r, "emulation", ewhy);
     cwb_results_meta(r, "arch", CWB_ARCH_NAME);
-}
-
-/* ---- memory ---------------------------------------------------------------- */
-
-#define HUGE ((size_t)2 << 20)
-
-void *cwb_alloc_huge(size_t bytes)
-{
-    size_t len = (bytes + HUGE - 1) & ~(HUGE - 1);
-    if (len == 0 || len < bytes)
-        return NULL;
-    unsigned char *raw = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED)
-        return NULL;
-    unsigned char *p = (unsigned char *)(((uintptr_t)raw + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
-    if (p > raw)
-        munmap(raw, (size_t)(p - raw));
-    if (raw + HUGE > p)
-        munmap(p + len, (size_t)(raw + HUGE - p));
-    (void)madvise(p, len, MADV_HUGEPAGE);
-    /* Fault every page in now, never inside a timed region. */
-    for (size_t i = 0; i < len; i += 4096)
-        p[i] = 0;
-    return p;
-}
-
-void cwb_free_huge(void *p, size_t bytes)
-{
-    if (p != NULL)
-        munmap(p, (bytes + HUGE - 1) & ~(HUGE - 1));
-}
-
-void cwb_fill_nt(void *p, int byte, size_t n)
-{
-    unsigned char *d = p;
-    /* x86: 16-byte streaming stores from the first 16-byte boundary;
-     * elsewhere whole lines (two STNP each) from the first 64-byte one */
-#if defined(CWB_ARCH_X86)
-    const size_t unit = 16;
-#else
-    const size_t unit = 64;
-#endif
-    unsigned char *a = (unsigned char *)(((uintptr_t)d + unit - 1) & ~(uintptr_t)(unit - 1));
-    if ((size_t)(a - d) >= n) {
-        memset(d, byte, n);
-        return;
-    }
-    memset(d, byte, (size_t)(a - d));
-    n -= (size_t)(a - d);
-    cwb_v128 v = cwb_v128_splat(byte);
-    size_t i = 0;
-    for (; i + unit <= n; i += unit) {
-#if defined(CWB_ARCH_X86)
-        cwb_nt_store16(a + i, v);
-#else
-        cwb_nt_fill64(a + i, v);
-#endif
-    }
-    memset(a + i, byte, n - i);
-    cwb_sfence();
-}
-
-void cwb_fill_pattern(void *p, size_t n, uint64_t seed)
-{
-    unsigned char *d = p;
-    uint64_t x = seed | 1;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        /* xorshift64: cheap enough for 256 MiB buffers; OR-ing 1 into every
-         * byte keeps the poison byte 0 out of the pattern. */
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        uint64_t w = x | 0x0101010101010101ull;
-        memcpy(d + i, &w, 8);
-    }
-    for (; i < n; i++)
-        d[i] = (unsigned char)(i | 1);
-}
-
-uint64_t cwb_rand(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-void cwb_shuffle(size_t *idx, size_t n, uint64_t *state)
-{
-    for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)(cwb_rand(state) % i);
-        size_t t = idx[i - 1];
-        idx[i - 1] = idx[j];
-        idx[j] = t;
-    }
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cwbench: the JSON primitives of the result-file reader (results_read.c):
  * strings, numbers, objects, arrays, with line numbers in every error. */
-#include "json_parse.h"
-#include "results.h"
+#include "results/json_parse.h"
+#include "results/results.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cwbench: private to the result files' code. JSON primitives for the
- * reader (results_read.c): a recursive descent over any JSON whitespace;
+ * reader (results_read.c; the parser: json_parse.c): a recursive descent over any JSON whitespace;
  * the first error wins and carries its line number ("FILE:LINE: problem"
  * in err). Each returns 0 on success and -1 after recording the error. */
 #ifndef CWB_RESULTS_JSON_H
@@ -50,12 +50,5 @@ int cwbj_integer(struct cwbj *j, const char *key, double lo, double hi, double *
 /* The whole file, at most CWB_JSON_MAX_BYTES, into a malloc'd buffer;
  * NULL with "FILE: problem" in err. */
 char *cwbj_slurp(const char *path, size_t *n, char *err, size_t errcap);
-
-/* Writing (results.c): emit into a temporary file beside path, then
- * rename() it over path; 0, or -1 with the message in err. */
-struct cwb_results;
-typedef void (*cwb_emit_fn)(FILE *f, const struct cwb_results *r);
-int cwb_results_write_atomic(const struct cwb_results *r, const char *path, cwb_emit_fn emit,
-                             char *err, size_t errcap);
 
 #endif /* CWB_RESULTS_JSON_H */

@@ -6,14 +6,18 @@
  * needed to build). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "stats.h"
+#include "base/format.h"
+#include "results/plot.h"
+#include "results/results.h"
+#include "results/stats.h"
 
 #define PLOT_COLOURS 12
 
@@ -148,7 +152,7 @@ static size_t routines_of(const struct cwb_results *r, int (*keep)(const struct 
         size_t k = 0;
         while (k < nn && strcmp(names[k], c->routine) != 0)
             k++;
-        if (k == nn && nn < CWB_MAX_ROUTINES)
+        if (k == nn && nn < CWB_PLOT_MAX_ROUTINES)
             snprintf(names[nn++], sizeof names[0], "%s", c->routine);
     }
     return nn;
@@ -174,7 +178,7 @@ static int is_throughput(const struct cwb_cell *c)
 static int throughput(const char *dir, const struct cwb_results *r, const char *term,
                       const char *ext, int *made)
 {
-    char path[4096], names[CWB_MAX_ROUTINES][48], cpu[200], range[80];
+    char path[4096], names[CWB_PLOT_MAX_ROUTINES][48], cpu[200], range[80];
     size_t nn = routines_of(r, is_throughput, names);
     if (nn == 0)
         return 0;
@@ -226,7 +230,7 @@ static int is_pollution(const struct cwb_cell *c)
 static int pollution(const char *dir, const struct cwb_results *r, const char *term,
                      const char *ext, int *made)
 {
-    char path[4096], names[CWB_MAX_ROUTINES][48], cpu[200], range[80];
+    char path[4096], names[CWB_PLOT_MAX_ROUTINES][48], cpu[200], range[80];
     size_t nn = routines_of(r, is_pollution, names);
     if (nn == 0)
         return 0;
@@ -277,7 +281,7 @@ static int is_dist(const struct cwb_cell *c)
 static int dist(const char *dir, const struct cwb_results *r, const char *term, const char *ext,
                 int *made)
 {
-    char path[4096], names[CWB_MAX_ROUTINES][48], cpu[200], file[512];
+    char path[4096], names[CWB_PLOT_MAX_ROUTINES][48], cpu[200], file[512];
     size_t nn = routines_of(r, is_dist, names), mean = 0;
     if (nn == 0)
         return 0;

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cwbench result sets, atomic writing and the CSV writer (JSON: results_write.c,
  * the reader: results_read.c). */
-#include "results.h"
-#include "json_parse.h"
-#include "stats.h"
+#include "results/results.h"
+#include "results/stats.h"
 
 #include <errno.h>
 #include <fcntl.h>

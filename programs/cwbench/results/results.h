@@ -5,6 +5,7 @@
 #define CWB_RESULTS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define CWB_MAX_META 64
 
@@ -47,10 +48,12 @@ int cwb_results_write_csv(const struct cwb_results *r, const char *path, char *e
  * "A.json:12: expected ':'". */
 int cwb_results_read_json(struct cwb_results *r, const char *path, char *err, size_t errcap);
 
-/* `cwbench compare A.json B.json [--alpha X]` (compare.c); argv[0] is
- * "compare". Exit status: 0 done, 2 bad usage or unreadable file, 1 out of
- * memory. */
-int cwb_cmd_compare(int argc, char **argv);
+/* For the writers (results_write.c, results.c): emit into a temporary
+ * file beside path, then rename() it over path; 0, or -1 with the message
+ * in err. */
+typedef void (*cwb_emit_fn)(FILE *f, const struct cwb_results *r);
+int cwb_results_write_atomic(const struct cwb_results *r, const char *path, cwb_emit_fn emit,
+                             char *err, size_t errcap);
 
 /* Format an error message into err (cap bytes; nothing when err is NULL):
  * shared by the results writers and the JSON reader. */

@@ -5,8 +5,8 @@
  * version 1 files of earlier releases. Unknown keys are skipped so newer
  * files still load; a Google Benchmark file of another program reads as
  * one cell of times per benchmark name. */
-#include "results.h"
-#include "json_parse.h"
+#include "results/json_parse.h"
+#include "results/results.h"
 
 #include <math.h>
 #include <stdio.h>

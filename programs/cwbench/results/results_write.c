@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cwbench: the JSON writer for result files (cwb_results_write_json):
  * Google Benchmark's schema with cwbench's fields as extra keys. */
-#include "results.h"
-#include "json_parse.h"
-#include "stats.h"
+#include "results/results.h"
+#include "results/stats.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cwbench statistics; methods and their justification: docs/STATISTICS.md. */
-#include "stats.h"
+#include "results/stats.h"
 
 #include <math.h>
 #include <stdint.h>

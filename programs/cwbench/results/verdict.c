@@ -3,7 +3,7 @@
  * every line names its estimate and moves the way the medians printed
  * beside it do; the tallies and sentences over many comparisons; the two
  * modes of a cell. How to read them: docs/STATISTICS.md, "Verdicts". */
-#include "stats.h"
+#include "results/stats.h"
 
 #include <math.h>
 #include <stdio.h>

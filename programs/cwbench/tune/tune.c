@@ -23,10 +23,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arch.h"
-#include "cmd.h"
-#include "stats.h"
-#include "tune.h"
+#include "base/clock.h"
+#include "base/format.h"
+#include "cmd/cmd.h"
+#include "engine/measure.h"
+#include "engine/routines.h"
+#include "platform/arch.h"
+#include "platform/machine.h"
+#include "platform/memory.h"
+#include "results/stats.h"
+#include "tune/tune.h"
 
 #ifndef CWB_LINKED_SHARED
 #include "internal.h" /* the policy: cwbench links the static library */

@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "platform/machine.h"
+#include "tune/tune.h"
 #include "cachewise.h"
-#include "tune.h"
 
 const char *const tune_keys[TUNE_N_KEYS] = {
     "nt_threshold", "rep_movsb", "rep_movsb_min", "rep_movsb_max", "stream_prefetch",

@@ -7,13 +7,16 @@
  * count does not beat by a significant 5% or more. A count still growing at
  * every CPU the process may run on is written as 0, the setting's "every
  * CPU the caller may run on": the measurement found no limit below that. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "stats.h"
-#include "team.h"
-#include "tune.h"
+#include "base/format.h"
+#include "engine/measure.h"
+#include "engine/routines.h"
+#include "engine/team.h"
+#include "results/stats.h"
+#include "tune/tune.h"
 
 /* More threads must be at least this much faster (significantly) to be
  * worth their wake-ups and the cores they take from the program. */

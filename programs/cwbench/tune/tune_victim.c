@@ -5,9 +5,12 @@
  * after the copy; pollution.c has the full method. */
 #include <stdlib.h>
 
-#include "arch.h"
-#include "bench.h"
-#include "tune.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "engine/routines.h"
+#include "platform/arch.h"
+#include "platform/memory.h"
+#include "tune/tune.h"
 
 int tune_victim_make(struct tune_victim *v, size_t bytes, uint64_t *rng)
 {

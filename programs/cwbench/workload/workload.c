@@ -12,10 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "results.h"
-#include "stats.h"
-#include "workload.h"
+#include "cmd/cmd.h"
+#include "platform/counters.h"
+#include "platform/machine.h"
+#include "results/results.h"
+#include "results/stats.h"
+#include "workload/workload.h"
 
 int cwb_cmd_workload(int argc, char **argv);
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "results.h"
+#include "results/results.h"
 
 struct cwb_wl_opts {
     int quick;        /* seconds-long smoke mode with tiny sizes */

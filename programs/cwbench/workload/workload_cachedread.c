@@ -20,9 +20,10 @@
 
 #include "cachewise.h"
 
-#include "bench.h"
-#include "stats.h"
-#include "workload.h"
+#include "base/clock.h"
+#include "results/results.h"
+#include "results/stats.h"
+#include "workload/workload.h"
 
 #define CHUNK ((size_t)2 << 20) /* hdparm's TIMING_BUF_BYTES */
 

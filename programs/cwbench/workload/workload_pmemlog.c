@@ -22,9 +22,10 @@
 
 #include "cachewise.h"
 
-#include "bench.h"
-#include "stats.h"
-#include "workload.h"
+#include "base/clock.h"
+#include "results/results.h"
+#include "results/stats.h"
+#include "workload/workload.h"
 
 #ifdef CWB_HAVE_LIBPMEM
 #include <libpmem.h>

@@ -19,9 +19,11 @@
 
 #include "cachewise.h"
 
-#include "bench.h"
-#include "stats.h"
-#include "workload.h"
+#include "base/clock.h"
+#include "platform/memory.h"
+#include "results/results.h"
+#include "results/stats.h"
+#include "workload/workload.h"
 
 enum { V_TEMPORAL, V_NT, V_NTA, N_VARIANTS };
 static const char *const vname[N_VARIANTS] = {"cw_memcpy", "cw_memcpy_nt", "cw_copy_nta"};
