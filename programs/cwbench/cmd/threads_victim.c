@@ -27,10 +27,10 @@
 #include "engine/pollution_util.h"
 #include "engine/routines.h"
 #include "engine/team.h"
+#include "engine/tune_victim.h"
 #include "platform/memory.h"
 #include "results/results.h"
 #include "results/stats.h"
-#include "tune/tune.h"
 
 #define MiB ((size_t)1 << 20)
 #define TARGET_MARGIN 0.05

@@ -28,6 +28,7 @@
 #include "cmd/cmd.h"
 #include "engine/measure.h"
 #include "engine/routines.h"
+#include "engine/tune_victim.h"
 #include "platform/arch.h"
 #include "platform/machine.h"
 #include "platform/memory.h"

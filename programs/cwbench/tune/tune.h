@@ -37,17 +37,6 @@ int tune_install_path(const char *dir, const struct cw_info *in, char *path, siz
 int tune_write_file(const char *path, char v[TUNE_N_KEYS][32], char why[][480], const char *base,
                     const struct cw_info *in);
 
-/* The CW_SRC_NOREUSE victim (tune_victim.c): a pointer chain through every
- * 64-byte line of bytes on huge pages, in a random order; free base with
- * cwb_free_huge(base, bytes). 0, or -1 when out of memory. */
-struct tune_victim { unsigned char *base; size_t lines; };
-int tune_victim_make(struct tune_victim *v, size_t bytes, uint64_t *rng);
-/* Median evicted fraction of v over reps (at most 16) after rt (its
- * prepare hook run first) copies n bytes; rt NULL: the no-copy background,
- * waiting `wait` seconds instead. */
-double tune_evicted(const struct tune_victim *v, const struct cwb_routine *rt,
-                    unsigned char *dst, unsigned char *src, size_t n, int reps, double wait);
-
 /* parallel_threads (tune_threads.c): cw_copy_parallel at 1..N threads on a
  * cold copy of t->big bytes, N the threads the pool would use for it here;
  * *threads gets the smallest count the best does not beat by a significant

@@ -2,15 +2,16 @@
 /* `cwbench tune`, decision 4 (CW_SRC_NOREUSE): what an L2-resident victim
  * loses to a copy. The victim is a randomly permuted pointer chain, one node
  * per 64-byte line, walked warm, after a flush of every line (cold), and
- * after the copy; pollution.c has the full method. */
+ * after the copy; pollution.c has the full method. `cwbench threads
+ * --victim` measures with it too. */
 #include <stdlib.h>
 
 #include "base/clock.h"
 #include "base/rng.h"
 #include "engine/routines.h"
+#include "engine/tune_victim.h"
 #include "platform/arch.h"
 #include "platform/memory.h"
-#include "tune/tune.h"
 
 int tune_victim_make(struct tune_victim *v, size_t bytes, uint64_t *rng)
 {
