@@ -3,6 +3,7 @@
  * published examples (scipy's mannwhitneyu documentation, the standard
  * U critical-value table) or from brute-force enumeration here. */
 #include "results/stats.h"
+#include "results/verdict.h"
 #include "verdict_fixture.h"
 
 #include <math.h>

@@ -6,6 +6,7 @@
  * -0.1%), a plain shift that must stay a verdict, the two-mode test, and
  * the difference estimate for values that can be 0. */
 #include "results/stats.h"
+#include "results/verdict.h"
 #include "verdict_fixture.h"
 
 #include <math.h>

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "results/stats.h"
+#include "results/verdict.h"
 
 /* A comparison as cwb_compare would report it. */
 static struct cwb_cmp cmp(double ratio, int significant)

@@ -17,6 +17,7 @@
 #include "platform/machine.h"
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/verdict.h"
 
 static const size_t full_sizes[] = {64, 1 << 10, 16 << 10, 256 << 10, 4 << 20, 64 << 20};
 static const size_t quick_sizes[] = {64, 4 << 10, 64 << 10};

@@ -4,6 +4,7 @@
 #include "cmd/compare.h"
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/verdict.h"
 
 #include <math.h>
 #include <stdio.h>

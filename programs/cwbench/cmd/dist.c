@@ -19,6 +19,7 @@
 #include "platform/machine.h"
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/verdict.h"
 
 static const char *const default_routines[] = {
     "cw_memcpy", "glibc_memcpy", "rep_movsb", "cw_memcpy_nt", NULL,

@@ -30,6 +30,7 @@
 
 #include "cmd/cmd.h"
 #include "results/stats.h"
+#include "results/verdict.h"
 
 #define MAX_VARIANTS 4
 #define MAX_RUNS 1000

@@ -20,6 +20,7 @@
 #include "platform/machine.h"
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/verdict.h"
 
 #define MAX_ROWS 20
 

@@ -20,6 +20,7 @@
 #include "platform/memory.h"
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/verdict.h"
 
 #define MAX_SWEEP_SIZES 128
 /* Even at 10 ms a cell this is hours: larger requests are typos. */

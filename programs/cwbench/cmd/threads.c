@@ -27,6 +27,7 @@
 #include "platform/machine.h"
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/verdict.h"
 
 #define MiB ((size_t)1 << 20)
 #define KINDS 3 /* CWB_SPLIT_POOL, _STREAM, _GLIBC: a row's routines, in order */

@@ -17,6 +17,7 @@
 #include "engine/pollution_table.h"
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/verdict.h"
 
 /* Copy against its own background: the same decision as every verdict
  * (stats.c), on the difference of the fractions (they can be 0). */

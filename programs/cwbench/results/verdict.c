@@ -4,6 +4,7 @@
  * beside it do; the tallies and sentences over many comparisons; the two
  * modes of a cell. How to read them: docs/STATISTICS.md, "Verdicts". */
 #include "results/stats.h"
+#include "results/verdict.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -17,6 +17,7 @@
 #include "platform/machine.h"
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/verdict.h"
 #include "workload/workload.h"
 
 int cwb_cmd_workload(int argc, char **argv);

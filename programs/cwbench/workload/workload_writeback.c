@@ -23,6 +23,7 @@
 #include "platform/memory.h"
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/verdict.h"
 #include "workload/workload.h"
 
 enum { V_TEMPORAL, V_NT, V_NTA, N_VARIANTS };
