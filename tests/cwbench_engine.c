@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "base/format.h"
-#include "cmd/cmd.h"
+#include "cmd/align.h"
+#include "cmd/common.h"
 #include "engine/ceiling.h"
 #include "engine/measure.h"
 #include "engine/placement.h"

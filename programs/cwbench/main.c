@@ -12,12 +12,16 @@
 
 #include "base/format.h"
 #include "base/progress.h"
+#include "cmd/align.h"
 #include "cmd/cmd.h"
+#include "cmd/common.h"
 #include "cmd/compare.h"
+#include "cmd/options.h"
 #include "engine/fresh.h"
 #include "engine/routines.h"
 #include "results/results.h"
 #include "tune/tune.h"
+#include "cachewise.h"
 
 /* The implementations --impl takes: the x86-64 rows, or elsewhere the
  * portable one and whatever the library lists (a wrong name is answered

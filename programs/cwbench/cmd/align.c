@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
+#include "cmd/align.h"
+#include "cmd/common.h"
 
 /* "N": 0..CWB_MAX_OFF; *end points after the digits. -1 when not a number. */
 static int parse_off(const char *s, const char **end)

@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "cmd/options.h"
 #include "engine/measure.h"
 #include "engine/routines.h"
 #include "platform/machine.h"

@@ -12,6 +12,8 @@
 #include "base/format.h"
 #include "base/progress.h"
 #include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "cmd/options.h"
 #include "engine/dist.h"
 #include "engine/fresh.h"
 #include "engine/measure.h"
@@ -20,6 +22,7 @@
 #include "results/results.h"
 #include "results/stats.h"
 #include "results/verdict.h"
+#include "cachewise.h"
 
 static const char *const default_routines[] = {
     "cw_memcpy", "glibc_memcpy", "rep_movsb", "cw_memcpy_nt", NULL,

@@ -4,9 +4,12 @@
  * policy with its value, the built-in profile's value, where the value came
  * from and the variable that overrides it; then the recorded configuration
  * errors. Like `ld.so --list-tunables` for glibc. */
+#include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "cachewise.h"
 
 int cwb_cmd_info(int argc, char **argv)
 {

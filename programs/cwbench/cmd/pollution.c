@@ -5,6 +5,8 @@
 
 #include "base/clock.h"
 #include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "cmd/options.h"
 #include "engine/pollution.h"
 #include "engine/routines.h"
 #include "platform/machine.h"

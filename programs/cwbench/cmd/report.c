@@ -10,6 +10,8 @@
 #include "base/format.h"
 #include "base/progress.h"
 #include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "cmd/options.h"
 #include "engine/ceiling.h"
 #include "engine/counters_table.h"
 #include "engine/measure.h"
@@ -21,6 +23,7 @@
 #include "results/results.h"
 #include "results/stats.h"
 #include "results/verdict.h"
+#include "cachewise.h"
 
 #define MAX_ROWS 20
 

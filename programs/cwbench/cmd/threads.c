@@ -21,6 +21,8 @@
 #include "base/format.h"
 #include "base/progress.h"
 #include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "cmd/options.h"
 #include "engine/measure.h"
 #include "engine/routines.h"
 #include "engine/team.h"

@@ -24,6 +24,7 @@
 #include "base/clock.h"
 #include "base/format.h"
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "engine/pollution_util.h"
 #include "engine/routines.h"
 #include "engine/team.h"
@@ -31,6 +32,7 @@
 #include "platform/memory.h"
 #include "results/results.h"
 #include "results/stats.h"
+#include "cachewise.h"
 
 #define MiB ((size_t)1 << 20)
 #define TARGET_MARGIN 0.05

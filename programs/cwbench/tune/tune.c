@@ -25,7 +25,8 @@
 
 #include "base/clock.h"
 #include "base/format.h"
-#include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "cmd/options.h"
 #include "engine/measure.h"
 #include "engine/routines.h"
 #include "engine/tune_victim.h"
@@ -34,6 +35,7 @@
 #include "platform/memory.h"
 #include "results/stats.h"
 #include "tune/tune.h"
+#include "cachewise.h"
 
 #ifndef CWB_LINKED_SHARED
 #include "internal.h" /* the policy: cwbench links the static library */
