@@ -371,8 +371,8 @@ static int pin(int cpu)
 
 int main(int argc, char **argv)
 {
-    /* DRAM counts as pmem for libpmem's checks (issue 4 runs libpmem that
-     * way). libpmem reads it lazily, on its first pmem_is_pmem(), not in
+    /* DRAM counts as pmem for libpmem's checks (no machine here has
+     * persistent memory; libpmem's fast paths need pmem_is_pmem true). libpmem reads it lazily, on its first pmem_is_pmem(), not in
      * its constructor, so main() is early enough. */
     setenv("PMEM_IS_PMEM_FORCE", "1", 1);
     cwb_results_set_command_line(argc, argv); /* for the JSON context */

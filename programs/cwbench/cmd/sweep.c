@@ -149,7 +149,7 @@ static void print_cell_rows(const struct cwb_spec *sp, const char *al_s,
 }
 
 /* Per state and size, each routine's slowest offset pair relative to 0:0
- * (issue 4: misaligned never below 0.9x aligned). Medians from separate
+ * (the target: misaligned never below 0.9x aligned). Medians from separate
  * cells, so not interleaved: confirm a suspect pair with
  * `--ab R R --a-off 0:0 --b-off S:D`. */
 static void align_summary(const enum cwb_state *st, size_t nst, const struct cwb_aligns *al,

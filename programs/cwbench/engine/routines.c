@@ -51,8 +51,8 @@ static void *r_cw_persist(void *d, const void *s, size_t n)
 }
 
 /* What a caller with a compile-time constant size gets: the header's
- * inlined movnti path for 4, 8 and 16 bytes (issue 4 wants it >= 1.5x the
- * out-of-line call). Other sizes take the function. The timed hot and cold
+ * inlined movnti path for 4, 8 and 16 bytes (it must beat the out-of-line
+ * call, or it has no reason to exist). Other sizes take the function. The timed hot and cold
  * loops call the one-size functions (for_size below), so the inlined path
  * is measured without the size dispatch a real caller would not have; the
  * random-offset replay and the warm-up check go through the dispatch. */

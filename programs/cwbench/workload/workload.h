@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cwbench workloads: userspace re-creations of the kernel measurements that
- * motivated cachewise (issue 6). Shared by workload.c and workload_*.c only. */
+ * motivated cachewise (docs/WORKLOADS.md). Shared by workload.c and workload_*.c only. */
 #ifndef CWB_WORKLOAD_H
 #define CWB_WORKLOAD_H
 
