@@ -27,21 +27,6 @@ static double fake_clock(void)
     return fake_now;
 }
 
-/* The sizes `cwbench sweep --max-size 256K` measures (sweep.c). */
-static size_t sweep_sizes(size_t *s)
-{
-    size_t n = 0;
-    for (size_t v = 0; v < 64; v += 4)
-        s[n++] = v;
-    for (size_t v = 64; v < 512; v += 32)
-        s[n++] = v;
-    for (size_t v = 512; v <= 4096; v += 256)
-        s[n++] = v;
-    for (size_t v = 8192; v <= ((size_t)256 << 10); v *= 2)
-        s[n++] = v;
-    return n;
-}
-
 typedef double (*cost_fn)(enum cwb_state st, size_t size);
 
 /* The reported run: hot cells 4 s / 204, cold cells 37 s / 204, alike. */
@@ -91,7 +76,9 @@ static double cold_heavy_cost(enum cwb_state st, size_t size)
 static void simulate(const char *name, const enum cwb_state *st, size_t nst, size_t pairs,
                      cost_fn cost)
 {
-    size_t sizes[64], nsz = sweep_sizes(sizes), nrt = 2;
+    size_t sizes[CWB_SWEEP_DEFAULT_SIZES], nrt = 2;
+    /* the sizes `cwbench sweep --max-size 256K` measures */
+    size_t nsz = cwb_sweep_default_sizes(sizes, (size_t)256 << 10);
     int samples = 5;
     double total = 0, state_ms[3] = {0, 0, 0}, plan = 0;
     for (size_t si = 0; si < nst; si++)

@@ -34,24 +34,6 @@ static const char *const default_routines[] = {
     "stream_stnp", NULL,
 };
 
-static size_t default_sizes(size_t *s, size_t max)
-{
-    size_t n = 0;
-    for (size_t v = 0; v < 64; v += 4)
-        s[n++] = v;
-    for (size_t v = 64; v < 512; v += 32)
-        s[n++] = v;
-    for (size_t v = 512; v <= 4096; v += 256)
-        s[n++] = v;
-    for (size_t v = 8192; v <= ((size_t)256 << 20); v *= 2)
-        s[n++] = v;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (s[i] <= max)
-            s[k++] = s[i];
-    return k;
-}
-
 static int parse_states(const char *text, enum cwb_state *st, size_t *n)
 {
     char buf[128];
@@ -248,7 +230,7 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
             if (q[i] <= max)
                 sizes[nsz++] = q[i];
     } else {
-        nsz = default_sizes(sizes, max);
+        nsz = cwb_sweep_default_sizes(sizes, max);
     }
     /* Random offsets ignore the pairs: one cell per size, not one per pair. */
     size_t total = 0;

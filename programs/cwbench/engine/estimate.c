@@ -30,3 +30,21 @@ double cwb_progress_cell_ms(enum cwb_state st, size_t size, size_t nrt, int samp
         return hot * 1.6; /* a pilot round and a fresh sequence per batch */
     return hot;
 }
+
+size_t cwb_sweep_default_sizes(size_t *s, size_t max)
+{
+    size_t n = 0;
+    for (size_t v = 0; v < 64; v += 4)
+        s[n++] = v;
+    for (size_t v = 64; v < 512; v += 32)
+        s[n++] = v;
+    for (size_t v = 512; v <= 4096; v += 256)
+        s[n++] = v;
+    for (size_t v = 8192; v <= ((size_t)256 << 20); v *= 2)
+        s[n++] = v;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] <= max)
+            s[k++] = s[i];
+    return k;
+}
