@@ -189,16 +189,13 @@ static void last_page(void)
 int main(int argc, char **argv)
 {
     P = page_size();
-    int rc = use_impl(argc > 1 ? argv[1] : NULL);
+    int rc = safe_test_start(argc, argv);
     if (rc != 0)
         return rc;
-    if (cw_safe_init() != 0)
-        die("cw_safe_init");
     good_dst = map_pages(BUF_BYTES / P + 1);
     good_src = map_pages(BUF_BYTES / P + 1);
     for (size_t i = 0; i < BUF_BYTES; i++)
         good_src[i] = pattern(i, 1);
-    printf("impl %s, nt_threshold %zu\n", cw_impl_name(), cw_get_info()->nt_threshold);
 
     static const struct {
         uintptr_t a;

@@ -328,12 +328,9 @@ static void edge_cases(void)
 int main(int argc, char **argv)
 {
     P = page_size();
-    int rc = use_impl(argc > 1 ? argv[1] : NULL);
+    int rc = safe_test_start(argc, argv);
     if (rc != 0)
         return rc;
-    if (cw_safe_init() != 0)
-        die("cw_safe_init");
-    printf("impl %s, nt_threshold %zu\n", cw_impl_name(), cw_get_info()->nt_threshold);
     edge_cases();
     every_position();
     random_two_sided(400);

@@ -134,12 +134,9 @@ static void src_case(size_t k, size_t n, size_t delta)
 int main(int argc, char **argv)
 {
     P = page_size();
-    int rc = use_impl(argc > 1 ? argv[1] : NULL);
+    int rc = safe_test_start(argc, argv);
     if (rc != 0)
         return rc;
-    if (cw_safe_init() != 0)
-        die("cw_safe_init");
-    printf("impl %s, nt_threshold %zu\n", cw_impl_name(), cw_get_info()->nt_threshold);
 
     /* k: where the hole starts; within the first line, around the vector
      * widths, the ladder's classes, a page, and far enough for rep movsb

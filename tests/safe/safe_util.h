@@ -77,4 +77,18 @@ static inline int use_impl(const char *name)
     return 1;
 }
 
+/* The start of a fault test run as `test [IMPL]`: the implementation
+ * selected (use_impl's result returned when not 0), cw_safe_init() done,
+ * and the implementation and threshold in force printed. */
+static inline int safe_test_start(int argc, char **argv)
+{
+    int rc = use_impl(argc > 1 ? argv[1] : NULL);
+    if (rc != 0)
+        return rc;
+    if (cw_safe_init() != 0)
+        die("cw_safe_init");
+    printf("impl %s, nt_threshold %zu\n", cw_impl_name(), cw_get_info()->nt_threshold);
+    return 0;
+}
+
 #endif
