@@ -345,9 +345,9 @@ int cwi_memcpy_path(const void *dst, const void *src, size_t n)
 {
     if (n <= cwi_inline_max)
         return CWI_PATH_INLINE;
-    const struct cwi_impl *impl = active();
     if (n <= CWI_MEMCPY_SMALL)
         return CWI_PATH_TEMPORAL;
+    const struct cwi_impl *impl = active();
     int streaming = n >= g_nt_threshold;
     if (impl->path != NULL)
         return impl->path(dst, src, n, streaming);

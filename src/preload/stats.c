@@ -196,8 +196,10 @@ static void emit(struct cwp_out *o, void *arg)
                                                            : " B (any alignment)");
     }
     out_size(o, "; streaming from ", cwp_nt_threshold);
-    if (impl->path != NULL && cwi_pol.stream_method == CWI_STREAM_REP)
-        out_size(o, " (by rep movsb from ", cwi_pol.stream_rep_min), cwp_out_str(o, ")");
+    if (impl->path != NULL && cwi_pol.stream_method == CWI_STREAM_REP) {
+        out_size(o, " (by rep movsb from ", cwi_pol.stream_rep_min);
+        cwp_out_str(o, ")");
+    }
     cwp_out_str(o, "; src_noreuse ");
     if (cwp_srcnta_threshold == SIZE_MAX)
         cwp_out_str(o, "off");
