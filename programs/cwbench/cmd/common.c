@@ -78,7 +78,7 @@ int cwb_engine_open(struct cwb_engine *e, size_t pool, int samples, const struct
 void cwb_common_meta(struct cwb_results *r, const struct cwb_opts *o, const char *command)
 {
     char buf[64];
-    cwb_machine_meta(r);
+    cwb_machine_meta(cwb_results_meta_sink, r);
     cwb_results_meta(r, "command", command);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)o->seed);
     cwb_results_meta(r, "seed", buf);

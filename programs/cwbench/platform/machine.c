@@ -22,7 +22,6 @@
 #include "platform/arch.h"
 #include "platform/counters.h"
 #include "platform/machine.h"
-#include "results/results.h"
 #include "cachewise.h"
 #if defined(CWB_ARCH_A64)
 #include <sys/auxv.h>
@@ -267,52 +266,52 @@ void cwb_print_machine(FILE *f)
 #endif
 }
 
-void cwb_machine_meta(struct cwb_results *r)
+void cwb_machine_meta(cwb_meta_sink add, void *ctx)
 {
     const struct cw_info *in = cw_get_info();
     char buf[256], why[160];
-    cwb_results_meta(r, "cpu", in->cpu_model);
-    cwb_results_meta(r, "cpu_vendor", in->cpu_vendor);
+    add(ctx, "cpu", in->cpu_model);
+    add(ctx, "cpu_vendor", in->cpu_vendor);
     features(buf, sizeof buf);
-    cwb_results_meta(r, "features", buf);
+    add(ctx, "features", buf);
     snprintf(buf, sizeof buf, "%zu %zu %zu", in->l1d_size, in->l2_size, in->l3_size);
-    cwb_results_meta(r, "caches_l1d_l2_l3", buf);
+    add(ctx, "caches_l1d_l2_l3", buf);
     snprintf(buf, sizeof buf, "%zu", in->l3_policy_size);
-    cwb_results_meta(r, "l3_policy", buf);
-    cwb_results_meta(r, "l3_policy_note", in->l3_policy_note);
-    cwb_results_meta(r, "cpu_signature", in->cpu_signature);
+    add(ctx, "l3_policy", buf);
+    add(ctx, "l3_policy_note", in->l3_policy_note);
+    add(ctx, "cpu_signature", in->cpu_signature);
     kernel(buf, sizeof buf);
-    cwb_results_meta(r, "kernel", buf);
-    cwb_results_meta(r, "libc", gnu_get_libc_version());
+    add(ctx, "kernel", buf);
+    add(ctx, "libc", gnu_get_libc_version());
     snprintf(buf, sizeof buf, "%s (%s)", CWB_COMPILER_ID, __VERSION__);
-    cwb_results_meta(r, "compiler", buf);
-    cwb_results_meta(r, "flags", CWB_BUILD_FLAGS);
-    cwb_results_meta(r, "cachewise_version", cw_version());
-    cwb_results_meta(r, "impl", in->impl);
-    cwb_results_meta(r, "memcpy_entry", in->memcpy_entry);
-    cwb_results_meta(r, "cachewise_library", CWB_CACHEWISE_LINK);
+    add(ctx, "compiler", buf);
+    add(ctx, "flags", CWB_BUILD_FLAGS);
+    add(ctx, "cachewise_version", cw_version());
+    add(ctx, "impl", in->impl);
+    add(ctx, "memcpy_entry", in->memcpy_entry);
+    add(ctx, "cachewise_library", CWB_CACHEWISE_LINK);
     snprintf(buf, sizeof buf, "%zu", in->nt_threshold);
-    cwb_results_meta(r, "nt_threshold", buf);
-    cwb_results_meta(r, "flush", in->flush_insn);
-    cwb_results_meta(r, "tuning", in->tuning);
-    cwb_results_meta(r, "tuning_source", in->tuning_source);
-    cwb_results_meta(r, "profile", in->profile);
+    add(ctx, "nt_threshold", buf);
+    add(ctx, "flush", in->flush_insn);
+    add(ctx, "tuning", in->tuning);
+    add(ctx, "tuning_source", in->tuning_source);
+    add(ctx, "profile", in->profile);
     for (int i = 0; i < in->n_settings; i++) {
         char key[64];
         snprintf(key, sizeof key, "policy_%s", in->settings[i].name);
         snprintf(buf, sizeof buf, "%s (%s)", in->settings[i].value, in->settings[i].source);
-        cwb_results_meta(r, key, buf);
+        add(ctx, key, buf);
     }
     snprintf(buf, sizeof buf, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
-    cwb_results_meta(r, "cpus_online", buf);
+    add(ctx, "cpus_online", buf);
     int ok = cwb_counters_available(why, sizeof why);
     snprintf(buf, sizeof buf, "%s (%s)", ok ? "available" : "not available", why);
-    cwb_results_meta(r, "counters", buf);
+    add(ctx, "counters", buf);
     snprintf(buf, sizeof buf, "%.3g", cwb_timer_tick());
-    cwb_results_meta(r, "timer_tick_s", buf);
+    add(ctx, "timer_tick_s", buf);
     /* "true"/"false" go out as JSON booleans (results_write.c) */
     const char *ewhy;
-    cwb_results_meta(r, "emulated", cwb_emulated(&ewhy) ? "true" : "false");
-    cwb_results_meta(r, "emulation", ewhy);
-    cwb_results_meta(r, "arch", CWB_ARCH_NAME);
+    add(ctx, "emulated", cwb_emulated(&ewhy) ? "true" : "false");
+    add(ctx, "emulation", ewhy);
+    add(ctx, "arch", CWB_ARCH_NAME);
 }

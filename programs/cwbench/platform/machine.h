@@ -7,11 +7,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct cwb_results;
-
 void cwb_print_machine(FILE *f);
-/* Adds the machine's metadata, among it "emulated" ("true"/"false"). */
-void cwb_machine_meta(struct cwb_results *r);
+/* Receives one key and value of the machine's metadata; ctx is the
+ * cwb_machine_meta caller's. */
+typedef void (*cwb_meta_sink)(void *ctx, const char *key, const char *val);
+/* Hands the machine's metadata to add, one key at a time, among it
+ * "emulated" ("true"/"false"). Result sets take it through
+ * cwb_results_meta_sink (results/results.h). */
+void cwb_machine_meta(cwb_meta_sink add, void *ctx);
 /* 1 when this process runs under a user-mode emulator (qemu-user, an x86
  * translator on Arm: machine.c says how it tells); *why (may be NULL) gets
  * the evidence either way. Checked once, cached. */

@@ -60,6 +60,11 @@ void cwb_results_meta(struct cwb_results *r, const char *key, const char *val)
     r->n_meta++;
 }
 
+void cwb_results_meta_sink(void *r, const char *key, const char *val)
+{
+    cwb_results_meta(r, key, val);
+}
+
 const char *cwb_results_meta_get(const struct cwb_results *r, const char *key)
 {
     for (size_t i = 0; i < r->n_meta; i++)

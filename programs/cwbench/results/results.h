@@ -22,6 +22,9 @@ void cwb_results_free(struct cwb_results *r);
 /* Sets or replaces key; silently ignored once CWB_MAX_META keys exist or
  * when out of memory (metadata is informative only). */
 void cwb_results_meta(struct cwb_results *r, const char *key, const char *val);
+/* cwb_results_meta with the result set as a void *: the shape of a
+ * callback that fills in metadata (cwb_machine_meta takes it). */
+void cwb_results_meta_sink(void *r, const char *key, const char *val);
 /* Appends a copy of proto (strings truncated to their fields) owning
  * copies of samples and cpu (cpu may be NULL). Returns the new cell, valid
  * until the next add, or NULL when out of memory. */

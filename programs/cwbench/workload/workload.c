@@ -140,7 +140,7 @@ int cwb_cmd_workload(int argc, char **argv)
 
     struct cwb_results r;
     cwb_results_init(&r);
-    cwb_machine_meta(&r);
+    cwb_machine_meta(cwb_results_meta_sink, &r);
     cwb_results_meta(&r, "workload", name);
     cwb_results_meta(&r, "mode", o.quick ? "quick" : "full");
     /* stdout only: the workloads' stderr carries their check failures */
