@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `cwbench threads --victim`: does splitting a large copy evict more of
  * what the caller keeps in its caches than one streaming call does? A
- * victim of a quarter of the L2, the pointer chain of tune_victim.c, is
+ * victim of a quarter of the L2, the pointer chain of engine/victim.c, is
  * walked on the calling thread's CPU before and after each copy, as
  * `cwbench pollution` and `cwbench tune` measure it; the copies are
  *   cw_memcpy_nt                  one streaming call (the reference)
@@ -28,7 +28,7 @@
 #include "engine/pollution_util.h"
 #include "engine/routines.h"
 #include "engine/team.h"
-#include "engine/tune_victim.h"
+#include "engine/victim.h"
 #include "platform/memory.h"
 #include "results/results.h"
 #include "results/stats.h"
@@ -148,9 +148,9 @@ int cwb_threads_victim(const struct cwb_opts *o, struct cwb_results *res)
 
     double *frac = calloc(NROWS * reps, sizeof *frac);
     unsigned char *src = cwb_alloc_huge(n), *dst = cwb_alloc_huge(n);
-    struct tune_victim v = {NULL, 0};
+    struct cwb_victim v = {NULL, 0};
     uint64_t rng = o->seed;
-    if (frac == NULL || src == NULL || dst == NULL || tune_victim_make(&v, vbytes, &rng) != 0) {
+    if (frac == NULL || src == NULL || dst == NULL || cwb_victim_make(&v, vbytes, &rng) != 0) {
         fprintf(stderr, "cwbench threads: cannot allocate the victim and 2 x %zu MiB\n",
                 n >> 20);
         free(frac);
@@ -188,7 +188,7 @@ int cwb_threads_victim(const struct cwb_opts *o, struct cwb_results *res)
             size_t i = (r + j) % NROWS;
             const struct cwb_routine *rt = rows[i].kind == V_BACKGROUND ? NULL : &rows[i].rt;
             rt_enter();
-            double f = tune_evicted(&v, rt, dst, src, n, 1, wait);
+            double f = cwb_victim_evicted(&v, rt, dst, src, n, 1, wait);
             rt_leave();
             /* into [0, 1] as in `cwbench pollution`: a walk slower than the
              * cold one pays for the copy's dirty lines, not for eviction */

@@ -29,7 +29,7 @@
 #include "cmd/options.h"
 #include "engine/measure.h"
 #include "engine/routines.h"
-#include "engine/tune_victim.h"
+#include "engine/victim.h"
 #include "platform/arch.h"
 #include "platform/machine.h"
 #include "platform/memory.h"
@@ -412,15 +412,15 @@ static int tune_stream_method(struct cwb_engine *e, const struct tune_opts *t, s
         return 0;
     /* what each leaves of an L2 victim after a copy of the chosen size */
     size_t vbytes = cpu->l2 != 0 ? cpu->l2 / 4 : 256 * KiB, n = sizes[pick];
-    struct tune_victim v;
+    struct cwb_victim v;
     unsigned char *src = cwb_alloc_huge(n), *dst = cwb_alloc_huge(n);
     uint64_t rng = 11;
-    if (src == NULL || dst == NULL || tune_victim_make(&v, vbytes, &rng) != 0)
+    if (src == NULL || dst == NULL || cwb_victim_make(&v, vbytes, &rng) != 0)
         return -1;
     say("streaming method", ns + 1, ns + 1);
     int reps = t->quick ? 3 : 9;
-    double ev_nt = tune_evicted(&v, &c[0].rt, dst, src, n, reps, 0);
-    double ev_rep = tune_evicted(&v, &c[1].rt, dst, src, n, reps, 0);
+    double ev_nt = cwb_victim_evicted(&v, &c[0].rt, dst, src, n, reps, 0);
+    double ev_rep = cwb_victim_evicted(&v, &c[1].rt, dst, src, n, reps, 0);
     cwb_free_huge(src, n);
     cwb_free_huge(dst, n);
     cwb_free_huge(v.base, vbytes);
@@ -461,19 +461,19 @@ static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, str
         return -1;
 
     size_t vbytes = cpu->l2 != 0 ? cpu->l2 / 4 : 256 * KiB, n = t->quick ? 1 * MiB : 4 * MiB;
-    struct tune_victim v;
+    struct cwb_victim v;
     unsigned char *src = cwb_alloc_huge(n), *dst = cwb_alloc_huge(n);
     uint64_t rng = 7;
-    if (src == NULL || dst == NULL || tune_victim_make(&v, vbytes, &rng) != 0)
+    if (src == NULL || dst == NULL || cwb_victim_make(&v, vbytes, &rng) != 0)
         return -1;
     int reps = t->quick ? 3 : 9;
     say("CW_SRC_NOREUSE pollution", 2, 2);
     double t0 = cwb_now();
     c[0].rt.fn(dst, src, n);
     double wait = cwb_now() - t0, fr[4];
-    double bg = tune_evicted(&v, NULL, dst, src, n, reps, wait);
+    double bg = cwb_victim_evicted(&v, NULL, dst, src, n, reps, wait);
     for (int m = 0; m < nmode; m++)
-        fr[m] = tune_evicted(&v, &c[m].rt, dst, src, n, reps, wait);
+        fr[m] = cwb_victim_evicted(&v, &c[m].rt, dst, src, n, reps, wait);
     cwb_free_huge(src, n);
     cwb_free_huge(dst, n);
     cwb_free_huge(v.base, vbytes);

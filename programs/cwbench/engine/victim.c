@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* `cwbench tune`, decision 4 (CW_SRC_NOREUSE): what an L2-resident victim
- * loses to a copy. The victim is a randomly permuted pointer chain, one node
- * per 64-byte line, walked warm, after a flush of every line (cold), and
- * after the copy; pollution.c has the full method. `cwbench threads
- * --victim` measures with it too. */
+/* A pollution victim: a randomly permuted pointer chain, one node per
+ * 64-byte line. cwb_victim_evicted walks it warm, after a flush of every
+ * line (cold), and after the copy: the short form of the method that
+ * pollution.c measures in full, for `cwbench tune` (CW_SRC_NOREUSE, the
+ * streaming method) and `cwbench threads --victim`. */
 #include <stdlib.h>
 
 #include "base/clock.h"
 #include "base/rng.h"
 #include "engine/routines.h"
-#include "engine/tune_victim.h"
+#include "engine/victim.h"
 #include "platform/arch.h"
 #include "platform/memory.h"
 
-int tune_victim_make(struct tune_victim *v, size_t bytes, uint64_t *rng)
+int cwb_victim_make(struct cwb_victim *v, size_t bytes, uint64_t *rng)
 {
     v->lines = bytes / 64;
     v->base = cwb_alloc_huge(bytes);
@@ -31,7 +31,7 @@ int tune_victim_make(struct tune_victim *v, size_t bytes, uint64_t *rng)
     return 0;
 }
 
-static double victim_walk(const struct tune_victim *v)
+static double victim_walk(const struct cwb_victim *v)
 {
     void *p = v->base;
     double t0 = cwb_now();
@@ -42,7 +42,7 @@ static double victim_walk(const struct tune_victim *v)
     return t1 - t0;
 }
 
-static double victim_warm(const struct tune_victim *v)
+static double victim_warm(const struct cwb_victim *v)
 {
     double t = victim_walk(v);
     for (int i = 0; i < 6; i++)
@@ -50,7 +50,7 @@ static double victim_warm(const struct tune_victim *v)
     return t;
 }
 
-static double victim_cold(const struct tune_victim *v)
+static double victim_cold(const struct cwb_victim *v)
 {
     for (size_t i = 0; i < v->lines; i++)
         cwb_flush_line(v->base + i * 64);
@@ -64,8 +64,8 @@ static int cmp_dbl(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double tune_evicted(const struct tune_victim *v, const struct cwb_routine *rt, unsigned char *dst,
-                    unsigned char *src, size_t n, int reps, double wait)
+double cwb_victim_evicted(const struct cwb_victim *v, const struct cwb_routine *rt,
+                          unsigned char *dst, unsigned char *src, size_t n, int reps, double wait)
 {
     double fr[16];
     if (reps > 16)
