@@ -26,6 +26,7 @@
 #include "engine/pollution_table.h"
 #include "engine/pollution_util.h"
 #include "engine/routines.h"
+#include "engine/victim.h"
 #include "platform/arch.h"
 #include "platform/machine.h"
 #include "platform/memory.h"
@@ -50,25 +51,12 @@
 
 static int victim_make(struct victim *v, size_t bytes, uint64_t *rng)
 {
+    struct cwb_victim chain;
+    int rc = cwb_victim_make(&chain, bytes, rng);
     v->bytes = bytes;
-    v->lines = bytes / LINE;
-    v->base = cwb_alloc_huge(bytes);
-    size_t *order = malloc(v->lines * sizeof *order);
-    if (v->base == NULL || order == NULL || v->lines < 2) {
-        free(order);
-        return -1;
-    }
-    for (size_t i = 0; i < v->lines; i++)
-        order[i] = i;
-    cwb_shuffle(order, v->lines, rng);
-    /* One cycle through every line in a random order: no stride for the
-     * prefetchers to learn. */
-    for (size_t i = 0; i < v->lines; i++) {
-        void **node = (void **)(v->base + order[i] * LINE);
-        *node = v->base + order[(i + 1) % v->lines] * LINE;
-    }
-    free(order);
-    return 0;
+    v->lines = chain.lines;
+    v->base = chain.base;
+    return rc != 0 || v->lines < 2 ? -1 : 0;
 }
 
 static double tsc_ns;
