@@ -248,11 +248,6 @@ int cwb_cmd_ab(const struct cwb_opts *o)
     if (few)
         printf("warning: fewer than %d samples per side, the test has little power; use "
                "--samples 15 or more\n", CWB_MIN_SAMPLES);
-    cwb_print_preemption(&e);
-    cwb_engine_free(&e);
-    if (cwb_write_outputs(&res, o) != 0)
-        failed = 1;
-    cwb_results_free(&res);
-    printf("total time %.1f s\n", cwb_now() - t_start);
-    return failed ? 1 : 0;
+    cwb_engine_close(&e);
+    return cwb_finish(&res, o, t_start, 0, failed);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/rng.h"
 #include "cmd/common.h"
 #include "cmd/options.h"
@@ -121,6 +122,16 @@ int cwb_write_outputs(const struct cwb_results *r, const struct cwb_opts *o)
     return rc;
 }
 
+int cwb_finish(struct cwb_results *r, const struct cwb_opts *o, double t_start, int blank,
+               int failed)
+{
+    if (cwb_write_outputs(r, o) != 0)
+        failed = 1;
+    cwb_results_free(r);
+    printf("%stotal time %.1f s\n", blank ? "\n" : "", cwb_now() - t_start);
+    return failed ? 1 : 0;
+}
+
 void cwb_add_run(struct cwb_results *r, const char *routine, const char *bench,
                  const struct cwb_spec *sp, const struct cwb_run *run)
 {
@@ -161,6 +172,12 @@ void cwb_print_preemption(const struct cwb_engine *e)
            "by > 10%%; %d of %zu still did after 2 retries (cells marked *): the machine is "
            "busy, rerun when it is quieter or with --pin\n",
            e->retried, e->preempted, e->total_samples);
+}
+
+void cwb_engine_close(struct cwb_engine *e)
+{
+    cwb_print_preemption(e);
+    cwb_engine_free(e);
 }
 
 struct cwb_call *cwb_random_calls(size_t size, size_t region, size_t n, uint64_t *rng)

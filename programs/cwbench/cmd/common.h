@@ -39,8 +39,16 @@ void cwb_common_meta(struct cwb_results *r, const struct cwb_opts *o, const char
  * --quick); on failure prints the one-line error and returns 1, the
  * subcommand's exit status, else 0. */
 int cwb_engine_open(struct cwb_engine *e, size_t pool, int samples, const struct cwb_opts *o);
+/* The end of an engine's run: the preemption footnote
+ * (cwb_print_preemption), then cwb_engine_free. */
+void cwb_engine_close(struct cwb_engine *e);
 /* --json / --csv / --plot: 0, or 1 after printing the error. */
 int cwb_write_outputs(const struct cwb_results *r, const struct cwb_opts *o);
+/* The end of a measuring subcommand: cwb_write_outputs, frees r, then the
+ * line "total time" since t_start (after an empty line when blank). The
+ * exit status: 1 when failed or an output could not be written, else 0. */
+int cwb_finish(struct cwb_results *r, const struct cwb_opts *o, double t_start, int blank,
+               int failed);
 /* Adds one cell of GB/s samples from a run. */
 void cwb_add_run(struct cwb_results *r, const char *routine, const char *bench,
                  const struct cwb_spec *sp, const struct cwb_run *run);

@@ -178,13 +178,8 @@ int cwb_cmd_dist(const struct cwb_opts *o)
         free(cps[j]);
         cwb_run_free(&runs[j]);
     }
-    cwb_print_preemption(&e);
-    cwb_engine_free(&e);
+    cwb_engine_close(&e);
     cwb_seq_free(&seq);
     cwb_dist_free(&d);
-    if (cwb_write_outputs(&res, o) != 0)
-        failed = 1;
-    cwb_results_free(&res);
-    printf("total time %.1f s\n", cwb_now() - t_start);
-    return failed ? 1 : 0;
+    return cwb_finish(&res, o, t_start, 0, failed);
 }

@@ -50,9 +50,5 @@ int cwb_cmd_pollution(const struct cwb_opts *o)
     printf("\n");
     int rc = cwb_pollution_measure(o->seed, o->pin, o->quick ? 3u : 7u, sizes, nsizes, rt, nrt,
                                    reps, 1, &res);
-    if (cwb_write_outputs(&res, o) != 0)
-        rc = 1;
-    cwb_results_free(&res);
-    printf("\ntotal time %.1f s\n", cwb_now() - t0);
-    return rc;
+    return cwb_finish(&res, o, t0, 1, rc);
 }

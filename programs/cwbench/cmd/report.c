@@ -501,13 +501,9 @@ int cwb_cmd_report(const struct cwb_opts *o)
         for (size_t j = 0; j < nrt; j++)
             free(cells[i][j].x);
 
-    cwb_print_preemption(&e);
-    cwb_engine_free(&e);
-    if (cwb_write_outputs(&res, o) != 0)
-        failed = 1;
-    cwb_results_free(&res);
-    printf("\ntotal time %.1f s\n", cwb_now() - t_start);
+    cwb_engine_close(&e);
+    failed = cwb_finish(&res, o, t_start, 1, failed);
     if (failed)
         fprintf(stderr, "cwbench: some routines copied wrong bytes (see above)\n");
-    return failed ? 1 : 0;
+    return failed;
 }

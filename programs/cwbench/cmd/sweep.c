@@ -361,13 +361,8 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
     }
     cwb_progress_plan(0);
     align_summary(st, nst, al, sizes, nsz, rt, nrt, ns);
-    cwb_print_preemption(&e);
-    cwb_engine_free(&e);
+    cwb_engine_close(&e);
     free(ns);
     free(al);
-    if (cwb_write_outputs(&res, o) != 0)
-        failed = 1;
-    cwb_results_free(&res);
-    printf("total time %.1f s\n", cwb_now() - t_start);
-    return failed ? 1 : 0;
+    return cwb_finish(&res, o, t_start, 0, failed);
 }

@@ -249,9 +249,5 @@ int cwb_cmd_threads(const struct cwb_opts *o)
     free(runs);
     if (o->victim && cwb_threads_victim(o, &res) != 0)
         failed = 1;
-    if (cwb_write_outputs(&res, o) != 0)
-        failed = 1;
-    cwb_results_free(&res);
-    printf("total time %.1f s\n", cwb_now() - t_start);
-    return failed ? 1 : 0;
+    return cwb_finish(&res, o, t_start, 0, failed);
 }
