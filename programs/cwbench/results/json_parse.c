@@ -284,6 +284,24 @@ int cwbj_object(struct cwbj *j, cwbj_member_fn fn, void *ctx)
     return 0;
 }
 
+int cwbj_array(struct cwbj *j, cwbj_element_fn fn, void *ctx)
+{
+    if (cwbj_expect(j, '[') < 0)
+        return -1;
+    if (cwbj_peek(j) == ']') {
+        j->p++;
+        return 0;
+    }
+    for (;;) {
+        if (fn(j, ctx) < 0)
+            return -1;
+        int c = cwbj_peek(j);
+        if (c == ',') { j->p++; continue; }
+        if (c == ']') { j->p++; return 0; }
+        return cwbj_expect(j, ']');
+    }
+}
+
 static int skip_member(struct cwbj *j, const char *key, void *ctx)
 {
     (void)key;

@@ -39,6 +39,9 @@ int cwbj_bool(struct cwbj *j, int *out);
 /* Iterates "key": value pairs, calling fn with the parser at the value. */
 typedef int (*cwbj_member_fn)(struct cwbj *j, const char *key, void *ctx);
 int cwbj_object(struct cwbj *j, cwbj_member_fn fn, void *ctx);
+/* Iterates the elements of an array, calling fn with the parser at each. */
+typedef int (*cwbj_element_fn)(struct cwbj *j, void *ctx);
+int cwbj_array(struct cwbj *j, cwbj_element_fn fn, void *ctx);
 /* Skips any value. */
 int cwbj_skip(struct cwbj *j);
 /* An array of numbers (null reads as NaN); *n counts them. */

@@ -94,50 +94,42 @@ static void order_note(struct order *o, double key)
     o->key[o->n++] = key;
 }
 
-static int cells_array(struct cwbj *j, struct cwb_results *r, struct order *ord)
+struct cells_ctx { struct cwb_results *r; struct order *ord; };
+
+/* One element of "cells" (cwbj_array). */
+static int cell_element(struct cwbj *j, void *vctx)
 {
-    if (cwbj_expect(j, '[') < 0)
-        return -1;
-    if (cwbj_peek(j) == ']') {
-        j->p++;
-        return 0;
+    const struct cells_ctx *cx = vctx;
+    struct cwb_results *r = cx->r;
+    struct cell_ctx x;
+    memset(&x, 0, sizeof x);
+    x.index = -1;
+    int line = j->line;
+    if (cwbj_peek(j) != '{')
+        return cwbj_fail(j, "expected a cell object");
+    int rc = cwbj_object(j, cell_member, &x);
+    const char *missing = !x.have_routine ? "routine" : !x.have_size ? "size"
+                          : !x.have_samples ? "samples" : NULL;
+    if (rc == 0) {
+        /* Semantic errors point at the start of the cell. */
+        int end_line = j->line;
+        j->line = line;
+        if (missing)
+            rc = cwbj_fail(j, "cell without \"%s\"", missing);
+        else if (x.have_n && x.n_decl != (double)x.c.n)
+            rc = cwbj_fail(j, "cell has \"n\": %.0f but %zu samples", x.n_decl, x.c.n);
+        else if (x.have_cpu && x.ncpu != x.c.n)
+            rc = cwbj_fail(j, "cell has %zu cpu_samples for %zu samples", x.ncpu, x.c.n);
+        else if (!cwb_results_add(r, &x.c, x.c.samples, x.have_cpu ? x.cpu : NULL, x.c.n))
+            rc = cwbj_fail(j, "out of memory");
+        else
+            order_note(cx->ord, x.index >= 0 ? x.index : 1e18 + (double)r->n_cells);
+        if (rc == 0)
+            j->line = end_line;
     }
-    for (;;) {
-        struct cell_ctx x;
-        memset(&x, 0, sizeof x);
-        x.index = -1;
-        int line = j->line;
-        if (cwbj_peek(j) != '{')
-            return cwbj_fail(j, "expected a cell object");
-        int rc = cwbj_object(j, cell_member, &x);
-        const char *missing = !x.have_routine ? "routine" : !x.have_size ? "size"
-                              : !x.have_samples ? "samples" : NULL;
-        if (rc == 0) {
-            /* Semantic errors point at the start of the cell. */
-            int end_line = j->line;
-            j->line = line;
-            if (missing)
-                rc = cwbj_fail(j, "cell without \"%s\"", missing);
-            else if (x.have_n && x.n_decl != (double)x.c.n)
-                rc = cwbj_fail(j, "cell has \"n\": %.0f but %zu samples", x.n_decl, x.c.n);
-            else if (x.have_cpu && x.ncpu != x.c.n)
-                rc = cwbj_fail(j, "cell has %zu cpu_samples for %zu samples", x.ncpu, x.c.n);
-            else if (!cwb_results_add(r, &x.c, x.c.samples, x.have_cpu ? x.cpu : NULL, x.c.n))
-                rc = cwbj_fail(j, "out of memory");
-            else
-                order_note(ord, x.index >= 0 ? x.index : 1e18 + (double)r->n_cells);
-            if (rc == 0)
-                j->line = end_line;
-        }
-        free(x.c.samples);
-        free(x.cpu);
-        if (rc < 0)
-            return -1;
-        int c = cwbj_peek(j);
-        if (c == ',') { j->p++; continue; }
-        if (c == ']') { j->p++; return 0; }
-        return cwbj_expect(j, ']');
-    }
+    free(x.c.samples);
+    free(x.cpu);
+    return rc < 0 ? -1 : 0;
 }
 
 static int meta_member(struct cwbj *j, const char *key, void *vctx)
@@ -288,35 +280,26 @@ static int gb_add(struct cwbj *j, struct gb_ctx *g, const struct gb_entry *e)
     return 0;
 }
 
-static int benchmarks_array(struct cwbj *j, struct gb_ctx *g)
+/* One element of "benchmarks" (cwbj_array). */
+static int benchmark_element(struct cwbj *j, void *vctx)
 {
-    if (cwbj_expect(j, '[') < 0)
+    struct gb_ctx *g = vctx;
+    struct gb_entry e;
+    memset(&e, 0, sizeof e);
+    e.scale = NAN;
+    e.cell = -1;
+    e.c.src_off = e.c.dst_off = 0;
+    int line = j->line;
+    if (cwbj_peek(j) != '{')
+        return cwbj_fail(j, "expected a benchmark object");
+    if (cwbj_object(j, gb_entry_member, &e) < 0)
         return -1;
-    if (cwbj_peek(j) == ']') {
-        j->p++;
-        return 0;
-    }
-    for (;;) {
-        struct gb_entry e;
-        memset(&e, 0, sizeof e);
-        e.scale = NAN;
-        e.cell = -1;
-        e.c.src_off = e.c.dst_off = 0;
-        int line = j->line;
-        if (cwbj_peek(j) != '{')
-            return cwbj_fail(j, "expected a benchmark object");
-        if (cwbj_object(j, gb_entry_member, &e) < 0)
-            return -1;
-        int end_line = j->line;
-        j->line = line; /* a missing field points at its entry */
-        if (gb_add(j, g, &e) < 0)
-            return -1;
-        j->line = end_line;
-        int c = cwbj_peek(j);
-        if (c == ',') { j->p++; continue; }
-        if (c == ']') { j->p++; return 0; }
-        return cwbj_expect(j, ']');
-    }
+    int end_line = j->line;
+    j->line = line; /* a missing field points at its entry */
+    if (gb_add(j, g, &e) < 0)
+        return -1;
+    j->line = end_line;
+    return 0;
 }
 
 static void gb_free(struct gb_ctx *g)
@@ -400,13 +383,14 @@ static int top_member(struct cwbj *j, const char *key, void *vctx)
         if (t->have_cells & bit)
             return cwbj_fail(j, "duplicate \"%s\"", key);
         t->have_cells |= bit;
-        return cells_array(j, t->r, &t->ord);
+        struct cells_ctx cx = {t->r, &t->ord};
+        return cwbj_array(j, cell_element, &cx);
     }
     if (strcmp(key, "benchmarks") == 0) {
         if (t->have_benchmarks)
             return cwbj_fail(j, "duplicate \"benchmarks\"");
         t->have_benchmarks = t->have_gb = 1;
-        return benchmarks_array(j, &t->gb);
+        return cwbj_array(j, benchmark_element, &t->gb);
     }
     return cwbj_skip(j);
 }
