@@ -218,6 +218,16 @@ static inline void cwb_nt_store16(void *p, cwb_v128 v)
 {
     _mm_stream_si128((__m128i *)p, v);
 }
+
+/* Four 16-byte streaming stores (movntdq): a, b, c, e to the 64 bytes at
+ * dst (16-byte aligned), in that order. */
+static inline void cwb_nt_store64(void *dst, __m128i a, __m128i b, __m128i c, __m128i e)
+{
+    _mm_stream_si128((__m128i *)dst, a);
+    _mm_stream_si128((__m128i *)dst + 1, b);
+    _mm_stream_si128((__m128i *)dst + 2, c);
+    _mm_stream_si128((__m128i *)dst + 3, e);
+}
 #endif
 
 /* Copies one 64-byte line from src (any alignment) to dst (16-byte aligned,
@@ -232,10 +242,7 @@ static inline void cwb_nt_copy64(void *dst, const void *src)
     __m128i b = _mm_loadu_si128((const __m128i *)src + 1);
     __m128i c = _mm_loadu_si128((const __m128i *)src + 2);
     __m128i e = _mm_loadu_si128((const __m128i *)src + 3);
-    _mm_stream_si128((__m128i *)dst, a);
-    _mm_stream_si128((__m128i *)dst + 1, b);
-    _mm_stream_si128((__m128i *)dst + 2, c);
-    _mm_stream_si128((__m128i *)dst + 3, e);
+    cwb_nt_store64(dst, a, b, c, e);
 #elif defined(CWB_ARCH_A64)
     __asm__ volatile("ldp q0, q1, [%1]\n\t"
                      "ldp q2, q3, [%1, #32]\n\t"
@@ -252,10 +259,7 @@ static inline void cwb_nt_copy64(void *dst, const void *src)
 static inline void cwb_nt_fill64(void *dst, cwb_v128 v)
 {
 #if defined(CWB_ARCH_X86)
-    _mm_stream_si128((__m128i *)dst, v);
-    _mm_stream_si128((__m128i *)dst + 1, v);
-    _mm_stream_si128((__m128i *)dst + 2, v);
-    _mm_stream_si128((__m128i *)dst + 3, v);
+    cwb_nt_store64(dst, v, v, v, v);
 #elif defined(CWB_ARCH_A64)
     __asm__ volatile("stnp %q1, %q1, [%0]\n\t"
                      "stnp %q1, %q1, [%0, #32]"
