@@ -58,14 +58,6 @@ static void bufs_free(struct bufs *b)
     free(b->d);
 }
 
-static uint64_t next(uint64_t *x)
-{
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return *x;
-}
-
 static const unsigned g_hints[] = {0, CW_DST_NOREUSE, CW_DST_REUSE, CW_SRC_NOREUSE, CW_PERSIST};
 
 /* One checked copy of n bytes at offsets so/do through cw_copy_parallel. */
@@ -93,10 +85,11 @@ static void *caller(void *arg)
         return NULL;
     }
     for (int r = 0; r < 40; r++) {
-        size_t n = (size_t)(next(&x) % MAXN);
-        unsigned hints = g_hints[next(&x) % (sizeof g_hints / sizeof g_hints[0])];
-        unsigned t = (unsigned)(next(&x) % 17);
-        if (!checked_copy(&b, n, next(&x) % 64, next(&x) % 64, hints, t, (unsigned char)r)) {
+        size_t n = (size_t)(cwt_xorshift64(&x) % MAXN);
+        unsigned hints = g_hints[cwt_xorshift64(&x) % (sizeof g_hints / sizeof g_hints[0])];
+        unsigned t = (unsigned)(cwt_xorshift64(&x) % 17);
+        if (!checked_copy(&b, n, cwt_xorshift64(&x) % 64, cwt_xorshift64(&x) % 64, hints, t,
+                          (unsigned char)r)) {
             atomic_fetch_add(&g_bad, 1);
             printf("FAIL: concurrent copy n=%zu hints %#x threads %u\n", n, hints, t);
         }
@@ -131,7 +124,7 @@ static void *splitter(void *arg)
     }
     uint64_t x = 12345;
     for (int r = 0; r < 20; r++) {
-        size_t n = (size_t)(next(&x) % MAXN);
+        size_t n = (size_t)(cwt_xorshift64(&x) % MAXN);
         for (size_t i = 0; i < n; i++)
             b.s[i] = (unsigned char)(i * 7 + (size_t)r);
         enum { K = 3 };
