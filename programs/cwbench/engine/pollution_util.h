@@ -4,9 +4,9 @@
  * windows where allowed, the context-switch count that tells a disturbed
  * window, the background's busy wait, the push-down reference read and the
  * fill check. Static functions in a header, not a file of their own, so that
- * the compiler inlines them into the measured windows exactly as when they
- * were part of pollution.c (the x86 code around the timestamps stays the
- * same); marked unused because an includer may need only some of them.
+ * the compiler inlines them into the measured windows (no call around the
+ * timestamps); marked unused because an includer may need only some of
+ * them.
  * Nothing here is architecture-specific. */
 #ifndef CWB_POLLUTION_UTIL_H
 #define CWB_POLLUTION_UTIL_H
