@@ -167,7 +167,8 @@ CWI_HIDDEN size_t cwi_sse2_copy_safe(void *restrict dst, const void *restrict sr
 CWI_HIDDEN size_t cwi_avx2_copy_safe(void *restrict dst, const void *restrict src, size_t n);
 CWI_HIDDEN size_t cwi_avx512_copy_safe(void *restrict dst, const void *restrict src, size_t n);
 
-/* ---- CPU detection (src/cpu.c) ---- */
+/* ---- CPU detection (src/cpu.c, with src/x86/cpu.c, src/aarch64/cpu.c or
+ * src/cpu_portable.c) ---- */
 struct cwi_cpu {
     uint32_t features; /* CWI_F_* */
     char vendor[16];
@@ -184,8 +185,13 @@ struct cwi_cpu {
     size_t l3_used;
     const char *l3_note;
 };
-/* Detects everything above, the trusted L3 included. */
+/* Detects everything above, the trusted L3 included (src/cpu.c). */
 CWI_HIDDEN void cwi_cpu_detect(struct cwi_cpu *out);
+/* What this architecture's own means report, into c zeroed by the caller:
+ * features, vendor, model, family/model/stepping, the caches and their
+ * sharing; what they cannot tell stays 0 (src/x86/cpu.c, src/aarch64/cpu.c,
+ * src/cpu_portable.c). */
+CWI_HIDDEN void cwi_cpu_detect_arch(struct cwi_cpu *c);
 /* Sets c->l3_used and c->l3_note from c->l3, its sharing count and what
  * the vendor and family imply (src/policy.c): a guest may report a
  * socket's L3 as if one core shared it. */
@@ -203,7 +209,8 @@ CWI_HIDDEN void cwi_cache_trust(struct cwi_cpu *c);
 #define CWI_EARLY __attribute__((optimize("no-stack-protector")))
 #endif
 /* The CPUID + XGETBV feature bits (CWI_F_*) alone: no libc, no TLS, so the
- * IFUNC resolver may call it; cwi_cpu_detect() fills features with it. */
+ * IFUNC resolver may call it; cwi_cpu_detect() fills features with it
+ * (src/x86/cpu.c). */
 CWI_HIDDEN uint32_t cwi_cpu_features(void);
 #endif
 

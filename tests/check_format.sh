@@ -10,6 +10,9 @@
 set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 files=(
+    src/aarch64/cpu.c
+    src/cpu.c
+    src/cpu_portable.c
     src/flush_portable.c
     src/generic.c
     src/safe_generic.c
@@ -17,6 +20,7 @@ files=(
     src/tuning_file.c
     src/x86/avx2.c
     src/x86/avx512.c
+    src/x86/cpu.c
     src/x86/early.c
     src/x86/memset_ladder.h
     src/x86/safe_avx2.c

@@ -60,7 +60,7 @@ static void print_info(void)
 }
 
 /* The vector features straight from CPUID and XGETBV: what the library
- * must have concluded (src/cpu.c's rules, restated independently). */
+ * must have concluded (src/x86/cpu.c's rules, restated independently). */
 static void check_features(void)
 {
 #if defined(__x86_64__)
