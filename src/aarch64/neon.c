@@ -31,137 +31,148 @@
 
 #include "internal.h"
 
-typedef unsigned char u8;
-typedef uint64_t u64u __attribute__((may_alias, aligned(1)));
-typedef uint32_t u32u __attribute__((may_alias, aligned(1)));
-typedef uint16_t u16u __attribute__((may_alias, aligned(1)));
+/* The x86 ladder's vocabulary (src/x86/copy_ladder.h): the same names for
+ * the same shapes, one vector width. */
+#define CWL_W 16
+#define CWL_V uint8x16_t
+#define CWL_LOADU(p) vld1q_u8(p)
+#define CWL_STOREU(p, v) vst1q_u8((p), (v))
 
-#define INL static inline __attribute__((always_inline))
-#define W 16
-#define LINE 64
+typedef unsigned char cwl_u8;
+typedef uint64_t cwl_u64u __attribute__((may_alias, aligned(1)));
+typedef uint32_t cwl_u32u __attribute__((may_alias, aligned(1)));
+typedef uint16_t cwl_u16u __attribute__((may_alias, aligned(1)));
+
+#define CWL_INLINE static inline __attribute__((always_inline))
+#define CWL_LINE 64
 /* Streaming loop unit: 4 lines per iteration. */
-#define SUNIT 256
+#define CWL_SUNIT 256
 /* Below this streaming buys nothing (a few lines at most), as on x86. */
-#define NT_MIN 256
+#define CWL_NT_MIN 256
 /* flushcache: bytes copied before their lines are written back */
-#define FLUSH_CHUNK 4096
+#define CWL_FLUSH_CHUNK 4096
 
-INL uint8x16_t ld(const u8 *p)
-{
-    return vld1q_u8(p);
-}
+/* ---- ladder: n in [0, 16*W], every load before any store ---- */
 
-INL void st(u8 *p, uint8x16_t v)
-{
-    vst1q_u8(p, v);
-}
-
-/* ---- ladder: n in [0, 256], every load before any store ---- */
-
-/* n in [0, 16] */
-INL void upto16(u8 *d, const u8 *s, size_t n)
+/* n in [0, W]. 1..3 bytes as first, middle and last byte (the glibc/LLVM
+ * trick; x86's cwi_copy_upto15 moves two 2-byte words instead). */
+CWL_INLINE void cwl_upto1(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     if (n >= 8) {
-        uint64_t a = *(const u64u *)s, b = *(const u64u *)(s + n - 8);
-        *(u64u *)d = a;
-        *(u64u *)(d + n - 8) = b;
+        uint64_t a = *(const cwl_u64u *)s, b = *(const cwl_u64u *)(s + n - 8);
+        *(cwl_u64u *)d = a;
+        *(cwl_u64u *)(d + n - 8) = b;
     } else if (n >= 4) {
-        uint32_t a = *(const u32u *)s, b = *(const u32u *)(s + n - 4);
-        *(u32u *)d = a;
-        *(u32u *)(d + n - 4) = b;
+        uint32_t a = *(const cwl_u32u *)s, b = *(const cwl_u32u *)(s + n - 4);
+        *(cwl_u32u *)d = a;
+        *(cwl_u32u *)(d + n - 4) = b;
     } else if (n != 0) {
-        /* 1..3: first, middle and last byte (the glibc/LLVM trick) */
-        u8 a = s[0], b = s[n >> 1], c = s[n - 1];
+        cwl_u8 a = s[0], b = s[n >> 1], c = s[n - 1];
         d[0] = a;
         d[n >> 1] = b;
         d[n - 1] = c;
     }
 }
 
-/* n in [16, 32] */
-INL void ht1(u8 *d, const u8 *s, size_t n)
+/* head_tail blocks: n in [k*W, 2*k*W], k vectors from the start and k
+ * ending at the end; all loads first, then the head stores, then the tail
+ * stores, each in ascending order. */
+CWL_INLINE void cwl_ht1(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    uint8x16_t a = ld(s), b = ld(s + n - W);
-    st(d, a);
-    st(d + n - W, b);
+    CWL_V h0 = CWL_LOADU(s), t0 = CWL_LOADU(s + n - CWL_W);
+    CWL_STOREU(d, h0);
+    CWL_STOREU(d + n - CWL_W, t0);
 }
 
-/* n in [32, 64] */
-INL void ht2(u8 *d, const u8 *s, size_t n)
+CWL_INLINE void cwl_ht2(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    uint8x16_t a = ld(s), b = ld(s + W), c = ld(s + n - 2 * W), e = ld(s + n - W);
-    st(d, a);
-    st(d + W, b);
-    st(d + n - 2 * W, c);
-    st(d + n - W, e);
+    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
+    CWL_V t0 = CWL_LOADU(s + n - 2 * CWL_W), t1 = CWL_LOADU(s + n - CWL_W);
+    CWL_STOREU(d, h0);
+    CWL_STOREU(d + CWL_W, h1);
+    CWL_STOREU(d + n - 2 * CWL_W, t0);
+    CWL_STOREU(d + n - CWL_W, t1);
 }
 
-/* n in [64, 128] */
-INL void ht4(u8 *d, const u8 *s, size_t n)
+CWL_INLINE void cwl_ht4(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    uint8x16_t a0 = ld(s), a1 = ld(s + W), a2 = ld(s + 2 * W), a3 = ld(s + 3 * W);
-    const u8 *t = s + n - 4 * W;
-    uint8x16_t b0 = ld(t), b1 = ld(t + W), b2 = ld(t + 2 * W), b3 = ld(t + 3 * W);
-    u8 *e = d + n - 4 * W;
-    st(d, a0);
-    st(d + W, a1);
-    st(d + 2 * W, a2);
-    st(d + 3 * W, a3);
-    st(e, b0);
-    st(e + W, b1);
-    st(e + 2 * W, b2);
-    st(e + 3 * W, b3);
+    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
+    CWL_V h2 = CWL_LOADU(s + 2 * CWL_W), h3 = CWL_LOADU(s + 3 * CWL_W);
+    const cwl_u8 *t = s + n - 4 * CWL_W;
+    CWL_V t0 = CWL_LOADU(t), t1 = CWL_LOADU(t + CWL_W);
+    CWL_V t2 = CWL_LOADU(t + 2 * CWL_W), t3 = CWL_LOADU(t + 3 * CWL_W);
+    cwl_u8 *e = d + n - 4 * CWL_W;
+    CWL_STOREU(d, h0);
+    CWL_STOREU(d + CWL_W, h1);
+    CWL_STOREU(d + 2 * CWL_W, h2);
+    CWL_STOREU(d + 3 * CWL_W, h3);
+    CWL_STOREU(e, t0);
+    CWL_STOREU(e + CWL_W, t1);
+    CWL_STOREU(e + 2 * CWL_W, t2);
+    CWL_STOREU(e + 3 * CWL_W, t3);
 }
 
-/* n in [128, 256]: sixteen vectors live, of the 32 registers */
-INL void ht8(u8 *d, const u8 *s, size_t n)
+/* The same block with k = 8, every load before any store, so that it
+ * serves memmove too: sixteen vectors live, of the 32 registers. (x86's
+ * cwl_ht8 stores its head before it loads its tail: copies only.) */
+CWL_INLINE void cwl_ht8_loads_first(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    uint8x16_t a0 = ld(s), a1 = ld(s + W), a2 = ld(s + 2 * W), a3 = ld(s + 3 * W);
-    uint8x16_t a4 = ld(s + 4 * W), a5 = ld(s + 5 * W), a6 = ld(s + 6 * W), a7 = ld(s + 7 * W);
-    const u8 *t = s + n - 8 * W;
-    uint8x16_t b0 = ld(t), b1 = ld(t + W), b2 = ld(t + 2 * W), b3 = ld(t + 3 * W);
-    uint8x16_t b4 = ld(t + 4 * W), b5 = ld(t + 5 * W), b6 = ld(t + 6 * W), b7 = ld(t + 7 * W);
-    u8 *e = d + n - 8 * W;
-    st(d, a0);
-    st(d + W, a1);
-    st(d + 2 * W, a2);
-    st(d + 3 * W, a3);
-    st(d + 4 * W, a4);
-    st(d + 5 * W, a5);
-    st(d + 6 * W, a6);
-    st(d + 7 * W, a7);
-    st(e, b0);
-    st(e + W, b1);
-    st(e + 2 * W, b2);
-    st(e + 3 * W, b3);
-    st(e + 4 * W, b4);
-    st(e + 5 * W, b5);
-    st(e + 6 * W, b6);
-    st(e + 7 * W, b7);
+    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
+    CWL_V h2 = CWL_LOADU(s + 2 * CWL_W), h3 = CWL_LOADU(s + 3 * CWL_W);
+    CWL_V h4 = CWL_LOADU(s + 4 * CWL_W), h5 = CWL_LOADU(s + 5 * CWL_W);
+    CWL_V h6 = CWL_LOADU(s + 6 * CWL_W), h7 = CWL_LOADU(s + 7 * CWL_W);
+    const cwl_u8 *t = s + n - 8 * CWL_W;
+    CWL_V t0 = CWL_LOADU(t), t1 = CWL_LOADU(t + CWL_W);
+    CWL_V t2 = CWL_LOADU(t + 2 * CWL_W), t3 = CWL_LOADU(t + 3 * CWL_W);
+    CWL_V t4 = CWL_LOADU(t + 4 * CWL_W), t5 = CWL_LOADU(t + 5 * CWL_W);
+    CWL_V t6 = CWL_LOADU(t + 6 * CWL_W), t7 = CWL_LOADU(t + 7 * CWL_W);
+    cwl_u8 *e = d + n - 8 * CWL_W;
+    CWL_STOREU(d, h0);
+    CWL_STOREU(d + CWL_W, h1);
+    CWL_STOREU(d + 2 * CWL_W, h2);
+    CWL_STOREU(d + 3 * CWL_W, h3);
+    CWL_STOREU(d + 4 * CWL_W, h4);
+    CWL_STOREU(d + 5 * CWL_W, h5);
+    CWL_STOREU(d + 6 * CWL_W, h6);
+    CWL_STOREU(d + 7 * CWL_W, h7);
+    CWL_STOREU(e, t0);
+    CWL_STOREU(e + CWL_W, t1);
+    CWL_STOREU(e + 2 * CWL_W, t2);
+    CWL_STOREU(e + 3 * CWL_W, t3);
+    CWL_STOREU(e + 4 * CWL_W, t4);
+    CWL_STOREU(e + 5 * CWL_W, t5);
+    CWL_STOREU(e + 6 * CWL_W, t6);
+    CWL_STOREU(e + 7 * CWL_W, t7);
 }
 
-/* n in [0, 256] */
-INL void ladder(u8 *d, const u8 *s, size_t n)
+/* n in [0, 2*W] */
+CWL_INLINE void cwl_upto2(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    if (n <= 2 * W) {
-        if (n >= W)
-            ht1(d, s, n);
-        else
-            upto16(d, s, n);
-    } else if (n <= 4 * W) {
-        ht2(d, s, n);
-    } else if (n <= 8 * W) {
-        ht4(d, s, n);
-    } else {
-        ht8(d, s, n);
-    }
+    if (n >= CWL_W)
+        cwl_ht1(d, s, n);
+    else
+        cwl_upto1(d, s, n);
+}
+
+/* n in [0, 16*W] (256 bytes): the whole ladder, its rungs tested from the
+ * smallest up */
+CWL_INLINE void cwl_ladder(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    if (n <= 2 * CWL_W)
+        cwl_upto2(d, s, n);
+    else if (n <= 4 * CWL_W)
+        cwl_ht2(d, s, n);
+    else if (n <= 8 * CWL_W)
+        cwl_ht4(d, s, n);
+    else
+        cwl_ht8_loads_first(d, s, n);
 }
 
 /* ---- prefetch ---- */
 
 /* The policy's hints as PRFM operations: t0/t1/t2 keep the line in L1/L2/
  * L3, nta streams it into L1 (PLDL1STRM, "used once"). */
-INL void prefetch(const u8 *p, int hint)
+CWL_INLINE void cwl_prefetch(const cwl_u8 *p, int hint)
 {
     switch (hint) {
     case CWI_PF_NTA: __asm__ volatile("prfm pldl1strm, [%0]" : : "r"(p)); break;
@@ -171,94 +182,100 @@ INL void prefetch(const u8 *p, int hint)
     }
 }
 
-struct src_pf {
+struct cwl_src {
     size_t dist;
     int hint;
 };
 
 /* the streaming loop's prefetch */
-INL struct src_pf pf_plain(void)
+CWL_INLINE struct cwl_src cwl_src_plain(void)
 {
-    return (struct src_pf){cwi_pol.stream_pf_dist, cwi_pol.stream_pf_hint};
+    return (struct cwl_src){cwi_pol.stream_pf_dist, cwi_pol.stream_pf_hint};
 }
 
 /* CW_SRC_NOREUSE: PLDL1STRM ahead where the policy says prefetchnta */
-INL struct src_pf pf_noreuse(void)
+CWL_INLINE struct cwl_src cwl_src_noreuse(void)
 {
     if (cwi_pol.src_mode & CWI_SRC_PREFETCHNTA)
-        return (struct src_pf){cwi_pol.src_pf_dist, CWI_PF_NTA};
-    return pf_plain();
+        return (struct cwl_src){cwi_pol.src_pf_dist, CWI_PF_NTA};
+    return cwl_src_plain();
 }
 
 /* Prefetches `unit` bytes `dist` ahead of sp, only inside the source (a
  * PRFM never faults, but cw_copy_safe's contract is that nothing outside
  * the buffers is touched). */
-INL void pf_step(const struct src_pf *pf, const u8 *sp, const u8 *send, size_t unit)
+CWL_INLINE void cwl_src_step(const struct cwl_src *pf, const cwl_u8 *sp, const cwl_u8 *send,
+                             size_t unit)
 {
     if (pf->dist != 0 && (size_t)(send - sp) >= pf->dist + unit)
-        for (size_t i = 0; i < unit; i += LINE)
-            prefetch(sp + pf->dist + i, pf->hint);
+        for (size_t i = 0; i < unit; i += CWL_LINE)
+            cwl_prefetch(sp + pf->dist + i, pf->hint);
 }
 
-/* ---- temporal loops, n > 256 ---- */
+/* ---- temporal loops, n > 16*W ---- */
 
 /* Forward; memmove-safe when dst is below src (or disjoint): each iteration
  * loads before it stores and reads only above what it wrote; the head and
  * the last 64 bytes were loaded before the loop. */
-INL void fwd(u8 *d, const u8 *s, size_t n, const struct src_pf *pf)
+CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cwl_src *pf)
 {
-    uint8x16_t head = ld(s);
-    const u8 *ts = s + n - 4 * W;
-    uint8x16_t t0 = ld(ts), t1 = ld(ts + W), t2 = ld(ts + 2 * W), t3 = ld(ts + 3 * W);
-    size_t skip = W - ((uintptr_t)d & (W - 1));
-    u8 *dp = d + skip, *dlast = d + n - 4 * W;
-    const u8 *sp = s + skip, *send = s + n;
-    for (; dp < dlast; dp += 4 * W, sp += 4 * W) {
+    CWL_V head = CWL_LOADU(s);
+    const cwl_u8 *ts = s + n - 4 * CWL_W;
+    CWL_V t0 = CWL_LOADU(ts), t1 = CWL_LOADU(ts + CWL_W);
+    CWL_V t2 = CWL_LOADU(ts + 2 * CWL_W), t3 = CWL_LOADU(ts + 3 * CWL_W);
+    size_t skip = CWL_W - ((uintptr_t)d & (CWL_W - 1));
+    cwl_u8 *dp = d + skip, *dlast = d + n - 4 * CWL_W;
+    const cwl_u8 *sp = s + skip, *send = s + n;
+    for (; dp < dlast; dp += 4 * CWL_W, sp += 4 * CWL_W) {
         if (pf != NULL)
-            pf_step(pf, sp, send, 4 * W);
-        uint8x16_t a = ld(sp), b = ld(sp + W), c = ld(sp + 2 * W), e = ld(sp + 3 * W);
-        st(dp, a);
-        st(dp + W, b);
-        st(dp + 2 * W, c);
-        st(dp + 3 * W, e);
+            cwl_src_step(pf, sp, send, 4 * CWL_W);
+        CWL_V a = CWL_LOADU(sp), b = CWL_LOADU(sp + CWL_W);
+        CWL_V c = CWL_LOADU(sp + 2 * CWL_W), e = CWL_LOADU(sp + 3 * CWL_W);
+        CWL_STOREU(dp, a);
+        CWL_STOREU(dp + CWL_W, b);
+        CWL_STOREU(dp + 2 * CWL_W, c);
+        CWL_STOREU(dp + 3 * CWL_W, e);
     }
-    st(dlast, t0);
-    st(dlast + W, t1);
-    st(dlast + 2 * W, t2);
-    st(dlast + 3 * W, t3);
-    st(d, head);
+    CWL_STOREU(dlast, t0);
+    CWL_STOREU(dlast + CWL_W, t1);
+    CWL_STOREU(dlast + 2 * CWL_W, t2);
+    CWL_STOREU(dlast + 3 * CWL_W, t3);
+    CWL_STOREU(d, head);
 }
 
 /* Backward, the mirror image; memmove-safe when dst is above src. */
-INL void bwd(u8 *d, const u8 *s, size_t n)
+CWL_INLINE void cwl_bwd(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    uint8x16_t tail = ld(s + n - W);
-    uint8x16_t h0 = ld(s), h1 = ld(s + W), h2 = ld(s + 2 * W), h3 = ld(s + 3 * W);
-    size_t skip = (uintptr_t)(d + n) & (W - 1);
-    u8 *dp = d + n - skip, *dfirst = d + 4 * W;
-    const u8 *sp = s + n - skip;
+    CWL_V tail = CWL_LOADU(s + n - CWL_W);
+    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
+    CWL_V h2 = CWL_LOADU(s + 2 * CWL_W), h3 = CWL_LOADU(s + 3 * CWL_W);
+    size_t skip = (uintptr_t)(d + n) & (CWL_W - 1);
+    cwl_u8 *dp = d + n - skip, *dfirst = d + 4 * CWL_W;
+    const cwl_u8 *sp = s + n - skip;
     while (dp > dfirst) {
-        dp -= 4 * W;
-        sp -= 4 * W;
-        uint8x16_t a = ld(sp), b = ld(sp + W), c = ld(sp + 2 * W), e = ld(sp + 3 * W);
-        st(dp + 3 * W, e);
-        st(dp + 2 * W, c);
-        st(dp + W, b);
-        st(dp, a);
+        dp -= 4 * CWL_W;
+        sp -= 4 * CWL_W;
+        CWL_V a = CWL_LOADU(sp), b = CWL_LOADU(sp + CWL_W);
+        CWL_V c = CWL_LOADU(sp + 2 * CWL_W), e = CWL_LOADU(sp + 3 * CWL_W);
+        CWL_STOREU(dp + 3 * CWL_W, e);
+        CWL_STOREU(dp + 2 * CWL_W, c);
+        CWL_STOREU(dp + CWL_W, b);
+        CWL_STOREU(dp, a);
     }
-    st(d, h0);
-    st(d + W, h1);
-    st(d + 2 * W, h2);
-    st(d + 3 * W, h3);
-    st(d + n - W, tail);
+    CWL_STOREU(d, h0);
+    CWL_STOREU(d + CWL_W, h1);
+    CWL_STOREU(d + 2 * CWL_W, h2);
+    CWL_STOREU(d + 3 * CWL_W, h3);
+    CWL_STOREU(d + n - CWL_W, tail);
 }
 
 /* ---- streaming: STNP for whole lines ---- */
 
 /* One 64-byte line to a 64-aligned destination: four loads, two STNP. */
-INL void stream_line(u8 *d, const u8 *s)
+CWL_INLINE void cwl_stream_line(cwl_u8 *d, const cwl_u8 *s)
 {
-    uint8x16_t a = ld(s), b = ld(s + W), c = ld(s + 2 * W), e = ld(s + 3 * W);
+    CWL_V a = CWL_LOADU(s), b = CWL_LOADU(s + CWL_W);
+    CWL_V c = CWL_LOADU(s + 2 * CWL_W), e = CWL_LOADU(s + 3 * CWL_W);
     __asm__ volatile("stnp %q1, %q2, [%0]\n\tstnp %q3, %q4, [%0, #32]"
                      :
                      : "r"(d), "w"(a), "w"(b), "w"(c), "w"(e)
@@ -266,7 +283,7 @@ INL void stream_line(u8 *d, const u8 *s)
 }
 
 /* The same line filled with v. */
-INL void stream_fill_line(u8 *d, uint8x16_t v)
+CWL_INLINE void cwl_set_stream_line(cwl_u8 *d, CWL_V v)
 {
     __asm__ volatile("stnp %q1, %q1, [%0]\n\tstnp %q1, %q1, [%0, #32]"
                      :
@@ -274,102 +291,108 @@ INL void stream_fill_line(u8 *d, uint8x16_t v)
                      : "memory");
 }
 
-/* n >= NT_MIN: the partial first line with ordinary stores, whole lines
+/* n >= CWL_NT_MIN: the partial first line with ordinary stores, whole lines
  * with STNP, four per iteration with the source prefetch, then the partial
  * last line. */
-INL void stream(u8 *d, const u8 *s, size_t n, const struct src_pf *pf)
+CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cwl_src *pf)
 {
-    size_t head = (size_t)(-(uintptr_t)d & (LINE - 1));
+    size_t head = (size_t)(-(uintptr_t)d & (CWL_LINE - 1));
     if (head != 0) {
-        ladder(d, s, head);
+        cwl_ladder(d, s, head);
         d += head;
         s += head;
         n -= head;
     }
-    u8 *end = d + (n & ~(size_t)(LINE - 1));
-    const u8 *send = s + n;
-    for (; (size_t)(end - d) >= SUNIT; d += SUNIT, s += SUNIT) {
-        pf_step(pf, s, send, SUNIT);
-        for (int i = 0; i < SUNIT; i += LINE)
-            stream_line(d + i, s + i);
+    cwl_u8 *end = d + (n & ~(size_t)(CWL_LINE - 1));
+    const cwl_u8 *send = s + n;
+    for (; (size_t)(end - d) >= CWL_SUNIT; d += CWL_SUNIT, s += CWL_SUNIT) {
+        cwl_src_step(pf, s, send, CWL_SUNIT);
+        for (int i = 0; i < CWL_SUNIT; i += CWL_LINE)
+            cwl_stream_line(d + i, s + i);
     }
-    for (; d < end; d += LINE, s += LINE)
-        stream_line(d, s);
-    size_t tail = n & (LINE - 1);
+    for (; d < end; d += CWL_LINE, s += CWL_LINE)
+        cwl_stream_line(d, s);
+    size_t tail = n & (CWL_LINE - 1);
     if (tail != 0)
-        ladder(d, s, tail);
+        cwl_ladder(d, s, tail);
 }
 
 /* ---- the kernels (each returns dst) ---- */
 
 /* The temporal copy (pf NULL: no software prefetch) and the streaming one,
  * each with the source prefetch of its caller. */
-INL void *copy_pf(void *restrict dst, const void *restrict src, size_t n,
-                  const struct src_pf *pf)
+CWL_INLINE void *cwl_copy_src(void *restrict dst, const void *restrict src, size_t n,
+                              const struct cwl_src *pf)
 {
-    if (n <= 256)
-        ladder(dst, src, n);
+    if (n <= 16 * CWL_W)
+        cwl_ladder(dst, src, n);
     else
-        fwd(dst, src, n, pf);
+        cwl_fwd(dst, src, n, pf);
     return dst;
 }
 
-INL void *copy_nt_pf(void *restrict dst, const void *restrict src, size_t n,
-                     struct src_pf pf)
+CWL_INLINE void *cwl_copy_nt_src(void *restrict dst, const void *restrict src, size_t n,
+                                 struct cwl_src pf)
 {
-    if (n < NT_MIN)
-        return copy_pf(dst, src, n, NULL);
-    stream(dst, src, n, &pf);
+    if (n < CWL_NT_MIN)
+        return cwl_copy_src(dst, src, n, NULL);
+    cwl_stream(dst, src, n, &pf);
     return dst;
 }
 
-static void *k_copy(void *restrict dst, const void *restrict src, size_t n)
+static void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
 {
-    return copy_pf(dst, src, n, NULL);
+    return cwl_copy_src(dst, src, n, NULL);
 }
 
-static void *k_copy_srcnta(void *restrict dst, const void *restrict src, size_t n)
+static void *cwl_k_copy_srcnta(void *restrict dst, const void *restrict src, size_t n)
 {
-    struct src_pf pf = pf_noreuse();
-    return copy_pf(dst, src, n, &pf);
+    struct cwl_src pf = cwl_src_noreuse();
+    return cwl_copy_src(dst, src, n, &pf);
 }
 
-static void *k_copy_nt(void *restrict dst, const void *restrict src, size_t n)
+static void *cwl_k_copy_nt(void *restrict dst, const void *restrict src, size_t n)
 {
-    return copy_nt_pf(dst, src, n, pf_plain());
+    return cwl_copy_nt_src(dst, src, n, cwl_src_plain());
 }
 
-static void *k_copy_nt_srcnta(void *restrict dst, const void *restrict src, size_t n)
+static void *cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict src, size_t n)
 {
-    return copy_nt_pf(dst, src, n, pf_noreuse());
+    return cwl_copy_nt_src(dst, src, n, cwl_src_noreuse());
 }
 
-static void *k_move(void *dst, const void *src, size_t n)
+static void *cwl_k_move(void *dst, const void *src, size_t n)
 {
-    u8 *d = dst;
-    const u8 *s = src;
-    if (n <= 256)
-        ladder(d, s, n);
+    cwl_u8 *d = dst;
+    const cwl_u8 *s = src;
+    if (n <= 16 * CWL_W)
+        cwl_ladder(d, s, n);
     else if ((uintptr_t)d - (uintptr_t)s >= n) /* dst below src, or disjoint */
-        fwd(d, s, n, NULL);
+        cwl_fwd(d, s, n, NULL);
     else
-        bwd(d, s, n);
+        cwl_bwd(d, s, n);
     return dst;
+}
+
+/* The next chunk of a flushcache copy or fill at d, n bytes left: up to
+ * the next CWL_FLUSH_CHUNK boundary of the destination, so that no line is
+ * written back twice. */
+CWL_INLINE size_t cwl_flush_take(const cwl_u8 *d, size_t n)
+{
+    size_t take = CWL_FLUSH_CHUNK - ((uintptr_t)d & (CWL_FLUSH_CHUNK - 1));
+    return take > n ? n : take;
 }
 
 /* flushcache = persist here (cw_drain's DSB follows persist in the
- * dispatcher): ordinary stores, then the write-back, FLUSH_CHUNK bytes of
- * the destination at a time. Chunks end on FLUSH_CHUNK boundaries of the
- * destination, so no line is written back twice. */
-static void *k_flushcache(void *restrict dst, const void *restrict src, size_t n)
+ * dispatcher): ordinary stores, then the write-back, a chunk of the
+ * destination at a time (cwl_flush_take). */
+static void *cwl_k_flushcache(void *restrict dst, const void *restrict src, size_t n)
 {
-    u8 *d = dst;
-    const u8 *s = src;
+    cwl_u8 *d = dst;
+    const cwl_u8 *s = src;
     while (n != 0) {
-        size_t take = FLUSH_CHUNK - ((uintptr_t)d & (FLUSH_CHUNK - 1));
-        if (take > n)
-            take = n;
-        k_copy(d, s, take);
+        size_t take = cwl_flush_take(d, n);
+        cwl_k_copy(d, s, take);
         cwi_flush_range(d, take);
         d += take;
         s += take;
@@ -380,100 +403,105 @@ static void *k_flushcache(void *restrict dst, const void *restrict src, size_t n
 
 /* ---- fills ---- */
 
-/* n in [0, 256]: stores from both ends (they may overlap: every one writes
+/* The fill byte in every byte of a word: only the low byte of c counts, as
+ * for memset. */
+CWL_INLINE uint64_t cwl_set_word(int c)
+{
+    return (uint64_t)(cwl_u8)c * 0x0101010101010101u;
+}
+
+/* n in [0, CWL_NT_MIN]: stores from both ends (they may overlap: every one writes
  * the same byte) */
-INL void set_upto256(u8 *d, uint8x16_t v, uint64_t w, size_t n)
+CWL_INLINE void cwl_set_small(cwl_u8 *d, CWL_V v, uint64_t w, size_t n)
 {
     if (n >= 16) {
         if (n > 128) {
-            for (int i = 0; i < 8 * W; i += W) {
-                st(d + i, v);
-                st(d + n - 8 * W + i, v);
+            for (int i = 0; i < 8 * CWL_W; i += CWL_W) {
+                CWL_STOREU(d + i, v);
+                CWL_STOREU(d + n - 8 * CWL_W + i, v);
             }
         } else if (n > 64) {
-            for (int i = 0; i < 4 * W; i += W) {
-                st(d + i, v);
-                st(d + n - 4 * W + i, v);
+            for (int i = 0; i < 4 * CWL_W; i += CWL_W) {
+                CWL_STOREU(d + i, v);
+                CWL_STOREU(d + n - 4 * CWL_W + i, v);
             }
         } else if (n > 32) {
-            st(d, v);
-            st(d + W, v);
-            st(d + n - 2 * W, v);
-            st(d + n - W, v);
+            CWL_STOREU(d, v);
+            CWL_STOREU(d + CWL_W, v);
+            CWL_STOREU(d + n - 2 * CWL_W, v);
+            CWL_STOREU(d + n - CWL_W, v);
         } else {
-            st(d, v);
-            st(d + n - W, v);
+            CWL_STOREU(d, v);
+            CWL_STOREU(d + n - CWL_W, v);
         }
     } else if (n >= 8) {
-        *(u64u *)d = w;
-        *(u64u *)(d + n - 8) = w;
+        *(cwl_u64u *)d = w;
+        *(cwl_u64u *)(d + n - 8) = w;
     } else if (n >= 4) {
-        *(u32u *)d = (uint32_t)w;
-        *(u32u *)(d + n - 4) = (uint32_t)w;
+        *(cwl_u32u *)d = (uint32_t)w;
+        *(cwl_u32u *)(d + n - 4) = (uint32_t)w;
     } else if (n >= 2) {
-        *(u16u *)d = (uint16_t)w;
-        *(u16u *)(d + n - 2) = (uint16_t)w;
+        *(cwl_u16u *)d = (uint16_t)w;
+        *(cwl_u16u *)(d + n - 2) = (uint16_t)w;
     } else if (n == 1) {
-        d[0] = (u8)w;
+        d[0] = (cwl_u8)w;
     }
 }
 
-/* Any n: ordinary stores; 64 bytes per iteration past 256, destination
+/* Any n: ordinary stores; 64 bytes per iteration past CWL_NT_MIN, destination
  * aligned first (the first 16 bytes stored unaligned, the last 64 at the
  * end). */
-INL void set_temporal(u8 *d, uint8x16_t v, uint64_t w, size_t n)
+CWL_INLINE void cwl_set_temporal(cwl_u8 *d, CWL_V v, uint64_t w, size_t n)
 {
-    if (n <= 256) {
-        set_upto256(d, v, w, n);
+    if (n <= CWL_NT_MIN) {
+        cwl_set_small(d, v, w, n);
         return;
     }
-    st(d, v);
-    u8 *p = d + (W - ((uintptr_t)d & (W - 1))), *last = d + n - 4 * W;
-    for (; p < last; p += 4 * W) {
-        st(p, v);
-        st(p + W, v);
-        st(p + 2 * W, v);
-        st(p + 3 * W, v);
+    CWL_STOREU(d, v);
+    cwl_u8 *p = d + (CWL_W - ((uintptr_t)d & (CWL_W - 1))), *last = d + n - 4 * CWL_W;
+    for (; p < last; p += 4 * CWL_W) {
+        CWL_STOREU(p, v);
+        CWL_STOREU(p + CWL_W, v);
+        CWL_STOREU(p + 2 * CWL_W, v);
+        CWL_STOREU(p + 3 * CWL_W, v);
     }
-    st(last, v);
-    st(last + W, v);
-    st(last + 2 * W, v);
-    st(last + 3 * W, v);
+    CWL_STOREU(last, v);
+    CWL_STOREU(last + CWL_W, v);
+    CWL_STOREU(last + 2 * CWL_W, v);
+    CWL_STOREU(last + 3 * CWL_W, v);
 }
 
-static void *k_memset_nt(void *dst, int c, size_t n)
+static void *cwl_k_memset_nt(void *dst, int c, size_t n)
 {
-    u8 *d = dst;
-    uint64_t w = (uint64_t)(u8)c * 0x0101010101010101u;
-    uint8x16_t v = vdupq_n_u8((u8)c);
-    if (n < NT_MIN) {
-        set_upto256(d, v, w, n);
+    cwl_u8 *d = dst;
+    uint64_t w = cwl_set_word(c);
+    CWL_V v = vdupq_n_u8((cwl_u8)c);
+    if (n < CWL_NT_MIN) {
+        cwl_set_small(d, v, w, n);
         return dst;
     }
-    size_t head = (size_t)(-(uintptr_t)d & (LINE - 1));
+    size_t head = (size_t)(-(uintptr_t)d & (CWL_LINE - 1));
     if (head != 0) {
-        set_upto256(d, v, w, head);
+        cwl_set_small(d, v, w, head);
         d += head;
         n -= head;
     }
-    u8 *end = d + (n & ~(size_t)(LINE - 1));
-    for (; d < end; d += LINE)
-        stream_fill_line(d, v);
-    set_upto256(d, v, w, n & (LINE - 1));
+    cwl_u8 *end = d + (n & ~(size_t)(CWL_LINE - 1));
+    for (; d < end; d += CWL_LINE)
+        cwl_set_stream_line(d, v);
+    cwl_set_small(d, v, w, n & (CWL_LINE - 1));
     return dst;
 }
 
-/* the fill, then the write-back, a chunk at a time as k_flushcache */
-static void *k_memset_flushcache(void *dst, int c, size_t n)
+/* the fill, then the write-back, a chunk at a time as cwl_k_flushcache */
+static void *cwl_k_memset_flushcache(void *dst, int c, size_t n)
 {
-    u8 *d = dst;
-    uint64_t w = (uint64_t)(u8)c * 0x0101010101010101u;
-    uint8x16_t v = vdupq_n_u8((u8)c);
+    cwl_u8 *d = dst;
+    uint64_t w = cwl_set_word(c);
+    CWL_V v = vdupq_n_u8((cwl_u8)c);
     while (n != 0) {
-        size_t take = FLUSH_CHUNK - ((uintptr_t)d & (FLUSH_CHUNK - 1));
-        if (take > n)
-            take = n;
-        set_temporal(d, v, w, take);
+        size_t take = cwl_flush_take(d, n);
+        cwl_set_temporal(d, v, w, take);
         cwi_flush_range(d, take);
         d += take;
         n -= take;
@@ -484,16 +512,16 @@ static void *k_memset_flushcache(void *dst, int c, size_t n)
 const struct cwi_impl cwi_impl_aarch64 = {
     .name = "aarch64",
     .required = CWI_F_ASIMD,
-    .copy = k_copy,
-    .copy_nt = k_copy_nt,
-    .copy_nt_srcnta = k_copy_nt_srcnta,
-    .copy_srcnta = k_copy_srcnta,
-    .flushcache = k_flushcache,
-    .persist = k_flushcache,
-    .move = k_move,
+    .copy = cwl_k_copy,
+    .copy_nt = cwl_k_copy_nt,
+    .copy_nt_srcnta = cwl_k_copy_nt_srcnta,
+    .copy_srcnta = cwl_k_copy_srcnta,
+    .flushcache = cwl_k_flushcache,
+    .persist = cwl_k_flushcache,
+    .move = cwl_k_move,
     .copy_safe = NULL, /* cw_copy_safe takes the portable sigsetjmp path */
-    .memcpy_small = k_copy,
-    .memset_nt = k_memset_nt,
-    .memset_flushcache = k_memset_flushcache,
-    .memset_persist = k_memset_flushcache,
+    .memcpy_small = cwl_k_copy,
+    .memset_nt = cwl_k_memset_nt,
+    .memset_flushcache = cwl_k_memset_flushcache,
+    .memset_persist = cwl_k_memset_flushcache,
 };
