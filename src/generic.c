@@ -101,7 +101,11 @@ CWI_SAFE_SECTION size_t cwi_generic_copy_safe(void *restrict dst, const void *re
     fwd(dst, src, n);
     return 0;
 }
-#else
+#endif
+
+/* The copy and flushcache of the row, and in the safe instance of a
+ * sanitizer build those of its uninstrumented twin (src/safe_generic.c). */
+#if !defined(CWL_SAFE_INSTANCE) || defined(CWI_SAFE_UNINSTRUMENTED)
 static void *g_copy(void *restrict dst, const void *restrict src, size_t n)
 {
     fwd(dst, src, n);
@@ -114,6 +118,9 @@ static void *g_flushcache(void *restrict dst, const void *restrict src, size_t n
     cwi_flush_range(dst, n);
     return dst;
 }
+#endif
+
+#ifndef CWL_SAFE_INSTANCE
 
 static void *g_move(void *dst, const void *src, size_t n)
 {

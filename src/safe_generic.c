@@ -10,27 +10,15 @@
 #include "generic.c"
 
 #if defined(CWI_SAFE_UNINSTRUMENTED)
-static void *twin_copy(void *restrict dst, const void *restrict src, size_t n)
-{
-    fwd(dst, src, n);
-    return dst;
-}
-
-/* the generic flushcache: the copy, then every line written back */
-static void *twin_persist(void *restrict dst, const void *restrict src, size_t n)
-{
-    fwd(dst, src, n);
-    cwi_flush_range(dst, n);
-    return dst;
-}
-
-/* no portable streaming store: the nt variants are the temporal copy */
+/* generic.c's copy and flushcache (the copy, then every line written
+ * back), compiled here without instrumentation; no portable streaming
+ * store: the nt variants are the temporal copy */
 const struct cwi_impl cwi_safe_twin_generic = {
     .name = "generic",
-    .copy = twin_copy,
-    .copy_nt = twin_copy,
-    .copy_nt_srcnta = twin_copy,
-    .copy_srcnta = twin_copy,
-    .persist = twin_persist,
+    .copy = g_copy,
+    .copy_nt = g_copy,
+    .copy_nt_srcnta = g_copy,
+    .copy_srcnta = g_copy,
+    .persist = g_flushcache,
 };
 #endif

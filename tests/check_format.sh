@@ -11,10 +11,12 @@ set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 files=(
     src/aarch64/cpu.c
+    src/aarch64/neon.c
     src/cpu.c
     src/cpu_portable.c
     src/flush_portable.c
     src/generic.c
+    src/ladder_blocks.h
     src/safe_generic.c
     src/safe_signals.c
     src/tuning_file.c

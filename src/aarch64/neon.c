@@ -37,13 +37,16 @@
 #define CWL_V uint8x16_t
 #define CWL_LOADU(p) vld1q_u8(p)
 #define CWL_STOREU(p, v) vst1q_u8((p), (v))
+/* no aligned form: the same store */
+#define CWL_STOREA(p, v) vst1q_u8((p), (v))
+/* cwl_ht1, cwl_ht2 and cwl_bwd, shared with the x86 ladder; CWL_INLINE
+ * and cwl_u8 */
+#include "ladder_blocks.h"
 
-typedef unsigned char cwl_u8;
 typedef uint64_t cwl_u64u __attribute__((may_alias, aligned(1)));
 typedef uint32_t cwl_u32u __attribute__((may_alias, aligned(1)));
 typedef uint16_t cwl_u16u __attribute__((may_alias, aligned(1)));
 
-#define CWL_INLINE static inline __attribute__((always_inline))
 #define CWL_LINE 64
 /* Streaming loop unit: 4 lines per iteration. */
 #define CWL_SUNIT 256
@@ -53,6 +56,15 @@ typedef uint16_t cwl_u16u __attribute__((may_alias, aligned(1)));
 #define CWL_FLUSH_CHUNK 4096
 
 /* ---- ladder: n in [0, 16*W], every load before any store ---- */
+
+/* Four vectors to d, d+W, d+2W and d+3W, in that order. */
+CWL_INLINE void cwl_store4(cwl_u8 *d, CWL_V a, CWL_V b, CWL_V c, CWL_V e)
+{
+    CWL_STOREU(d, a);
+    CWL_STOREU(d + CWL_W, b);
+    CWL_STOREU(d + 2 * CWL_W, c);
+    CWL_STOREU(d + 3 * CWL_W, e);
+}
 
 /* n in [0, W]. 1..3 bytes as first, middle and last byte (the glibc/LLVM
  * trick; x86's cwi_copy_upto15 moves two 2-byte words instead). */
@@ -74,26 +86,12 @@ CWL_INLINE void cwl_upto1(cwl_u8 *d, const cwl_u8 *s, size_t n)
     }
 }
 
-/* head_tail blocks: n in [k*W, 2*k*W], k vectors from the start and k
- * ending at the end; all loads first, then the head stores, then the tail
- * stores, each in ascending order. */
-CWL_INLINE void cwl_ht1(cwl_u8 *d, const cwl_u8 *s, size_t n)
-{
-    CWL_V h0 = CWL_LOADU(s), t0 = CWL_LOADU(s + n - CWL_W);
-    CWL_STOREU(d, h0);
-    CWL_STOREU(d + n - CWL_W, t0);
-}
-
-CWL_INLINE void cwl_ht2(cwl_u8 *d, const cwl_u8 *s, size_t n)
-{
-    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
-    CWL_V t0 = CWL_LOADU(s + n - 2 * CWL_W), t1 = CWL_LOADU(s + n - CWL_W);
-    CWL_STOREU(d, h0);
-    CWL_STOREU(d + CWL_W, h1);
-    CWL_STOREU(d + n - 2 * CWL_W, t0);
-    CWL_STOREU(d + n - CWL_W, t1);
-}
-
+/* head_tail blocks (cwl_ht1 and cwl_ht2 in ladder_blocks.h): n in
+ * [k*W, 2*k*W], k vectors from the start and k ending at the end; all
+ * loads first, then the head stores, then the tail stores, each in
+ * ascending order. The tail's addresses from one pointer t, here and in
+ * cwl_fwd (x86 spells them s + n - k*W: each spelling makes GCC schedule
+ * the loads otherwise, and each row keeps its own). */
 CWL_INLINE void cwl_ht4(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
@@ -102,14 +100,8 @@ CWL_INLINE void cwl_ht4(cwl_u8 *d, const cwl_u8 *s, size_t n)
     CWL_V t0 = CWL_LOADU(t), t1 = CWL_LOADU(t + CWL_W);
     CWL_V t2 = CWL_LOADU(t + 2 * CWL_W), t3 = CWL_LOADU(t + 3 * CWL_W);
     cwl_u8 *e = d + n - 4 * CWL_W;
-    CWL_STOREU(d, h0);
-    CWL_STOREU(d + CWL_W, h1);
-    CWL_STOREU(d + 2 * CWL_W, h2);
-    CWL_STOREU(d + 3 * CWL_W, h3);
-    CWL_STOREU(e, t0);
-    CWL_STOREU(e + CWL_W, t1);
-    CWL_STOREU(e + 2 * CWL_W, t2);
-    CWL_STOREU(e + 3 * CWL_W, t3);
+    cwl_store4(d, h0, h1, h2, h3);
+    cwl_store4(e, t0, t1, t2, t3);
 }
 
 /* The same block with k = 8, every load before any store, so that it
@@ -127,45 +119,28 @@ CWL_INLINE void cwl_ht8_loads_first(cwl_u8 *d, const cwl_u8 *s, size_t n)
     CWL_V t4 = CWL_LOADU(t + 4 * CWL_W), t5 = CWL_LOADU(t + 5 * CWL_W);
     CWL_V t6 = CWL_LOADU(t + 6 * CWL_W), t7 = CWL_LOADU(t + 7 * CWL_W);
     cwl_u8 *e = d + n - 8 * CWL_W;
-    CWL_STOREU(d, h0);
-    CWL_STOREU(d + CWL_W, h1);
-    CWL_STOREU(d + 2 * CWL_W, h2);
-    CWL_STOREU(d + 3 * CWL_W, h3);
-    CWL_STOREU(d + 4 * CWL_W, h4);
-    CWL_STOREU(d + 5 * CWL_W, h5);
-    CWL_STOREU(d + 6 * CWL_W, h6);
-    CWL_STOREU(d + 7 * CWL_W, h7);
-    CWL_STOREU(e, t0);
-    CWL_STOREU(e + CWL_W, t1);
-    CWL_STOREU(e + 2 * CWL_W, t2);
-    CWL_STOREU(e + 3 * CWL_W, t3);
-    CWL_STOREU(e + 4 * CWL_W, t4);
-    CWL_STOREU(e + 5 * CWL_W, t5);
-    CWL_STOREU(e + 6 * CWL_W, t6);
-    CWL_STOREU(e + 7 * CWL_W, t7);
-}
-
-/* n in [0, 2*W] */
-CWL_INLINE void cwl_upto2(cwl_u8 *d, const cwl_u8 *s, size_t n)
-{
-    if (n >= CWL_W)
-        cwl_ht1(d, s, n);
-    else
-        cwl_upto1(d, s, n);
+    cwl_store4(d, h0, h1, h2, h3);
+    cwl_store4(d + 4 * CWL_W, h4, h5, h6, h7);
+    cwl_store4(e, t0, t1, t2, t3);
+    cwl_store4(e + 4 * CWL_W, t4, t5, t6, t7);
 }
 
 /* n in [0, 16*W] (256 bytes): the whole ladder, its rungs tested from the
  * smallest up */
 CWL_INLINE void cwl_ladder(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    if (n <= 2 * CWL_W)
-        cwl_upto2(d, s, n);
-    else if (n <= 4 * CWL_W)
+    if (n <= 2 * CWL_W) {
+        if (n >= CWL_W)
+            cwl_ht1(d, s, n);
+        else
+            cwl_upto1(d, s, n);
+    } else if (n <= 4 * CWL_W) {
         cwl_ht2(d, s, n);
-    else if (n <= 8 * CWL_W)
+    } else if (n <= 8 * CWL_W) {
         cwl_ht4(d, s, n);
-    else
+    } else {
         cwl_ht8_loads_first(d, s, n);
+    }
 }
 
 /* ---- prefetch ---- */
@@ -182,6 +157,9 @@ CWL_INLINE void cwl_prefetch(const cwl_u8 *p, int hint)
     }
 }
 
+/* How a loop treats its source: software prefetch `dist` bytes ahead with
+ * `hint` (dist 0: none). x86's struct cwl_src without the lines dropped
+ * behind the loads, which have no counterpart here. */
 struct cwl_src {
     size_t dist;
     int hint;
@@ -216,7 +194,8 @@ CWL_INLINE void cwl_src_step(const struct cwl_src *pf, const cwl_u8 *sp, const c
 
 /* Forward; memmove-safe when dst is below src (or disjoint): each iteration
  * loads before it stores and reads only above what it wrote; the head and
- * the last 64 bytes were loaded before the loop. */
+ * the last 64 bytes were loaded before the loop. (The backward loop,
+ * cwl_bwd, is in ladder_blocks.h.) */
 CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cwl_src *pf)
 {
     CWL_V head = CWL_LOADU(s);
@@ -231,42 +210,10 @@ CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cwl_s
             cwl_src_step(pf, sp, send, 4 * CWL_W);
         CWL_V a = CWL_LOADU(sp), b = CWL_LOADU(sp + CWL_W);
         CWL_V c = CWL_LOADU(sp + 2 * CWL_W), e = CWL_LOADU(sp + 3 * CWL_W);
-        CWL_STOREU(dp, a);
-        CWL_STOREU(dp + CWL_W, b);
-        CWL_STOREU(dp + 2 * CWL_W, c);
-        CWL_STOREU(dp + 3 * CWL_W, e);
+        cwl_store4(dp, a, b, c, e);
     }
-    CWL_STOREU(dlast, t0);
-    CWL_STOREU(dlast + CWL_W, t1);
-    CWL_STOREU(dlast + 2 * CWL_W, t2);
-    CWL_STOREU(dlast + 3 * CWL_W, t3);
+    cwl_store4(dlast, t0, t1, t2, t3);
     CWL_STOREU(d, head);
-}
-
-/* Backward, the mirror image; memmove-safe when dst is above src. */
-CWL_INLINE void cwl_bwd(cwl_u8 *d, const cwl_u8 *s, size_t n)
-{
-    CWL_V tail = CWL_LOADU(s + n - CWL_W);
-    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
-    CWL_V h2 = CWL_LOADU(s + 2 * CWL_W), h3 = CWL_LOADU(s + 3 * CWL_W);
-    size_t skip = (uintptr_t)(d + n) & (CWL_W - 1);
-    cwl_u8 *dp = d + n - skip, *dfirst = d + 4 * CWL_W;
-    const cwl_u8 *sp = s + n - skip;
-    while (dp > dfirst) {
-        dp -= 4 * CWL_W;
-        sp -= 4 * CWL_W;
-        CWL_V a = CWL_LOADU(sp), b = CWL_LOADU(sp + CWL_W);
-        CWL_V c = CWL_LOADU(sp + 2 * CWL_W), e = CWL_LOADU(sp + 3 * CWL_W);
-        CWL_STOREU(dp + 3 * CWL_W, e);
-        CWL_STOREU(dp + 2 * CWL_W, c);
-        CWL_STOREU(dp + CWL_W, b);
-        CWL_STOREU(dp, a);
-    }
-    CWL_STOREU(d, h0);
-    CWL_STOREU(d + CWL_W, h1);
-    CWL_STOREU(d + 2 * CWL_W, h2);
-    CWL_STOREU(d + 3 * CWL_W, h3);
-    CWL_STOREU(d + n - CWL_W, tail);
 }
 
 /* ---- streaming: STNP for whole lines ---- */
@@ -460,15 +407,9 @@ CWL_INLINE void cwl_set_temporal(cwl_u8 *d, CWL_V v, uint64_t w, size_t n)
     CWL_STOREU(d, v);
     cwl_u8 *p = d + (CWL_W - ((uintptr_t)d & (CWL_W - 1))), *last = d + n - 4 * CWL_W;
     for (; p < last; p += 4 * CWL_W) {
-        CWL_STOREU(p, v);
-        CWL_STOREU(p + CWL_W, v);
-        CWL_STOREU(p + 2 * CWL_W, v);
-        CWL_STOREU(p + 3 * CWL_W, v);
+        cwl_store4(p, v, v, v, v);
     }
-    CWL_STOREU(last, v);
-    CWL_STOREU(last + CWL_W, v);
-    CWL_STOREU(last + 2 * CWL_W, v);
-    CWL_STOREU(last + 3 * CWL_W, v);
+    cwl_store4(last, v, v, v, v);
 }
 
 static void *cwl_k_memset_nt(void *dst, int c, size_t n)

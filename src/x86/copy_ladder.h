@@ -44,7 +44,10 @@
 #error "define the CWL_* vector parameters before including copy_ladder.h"
 #endif
 
-#define CWL_INLINE static inline __attribute__((always_inline))
+/* cwl_ht1, cwl_ht2 and cwl_bwd, shared with the aarch64 row; CWL_INLINE
+ * and cwl_u8 */
+#include "ladder_blocks.h"
+
 /* The kernels. In the safe instance (CWL_SAFE_INSTANCE) everything is
  * inlined into the one function that lives in cw_safe_text: a fault must
  * never stop at an instruction outside that section. */
@@ -59,8 +62,6 @@
 /* Below this, streaming buys nothing: the copy is a few lines at most and
  * the temporal ladder is faster. */
 #define CWL_NT_MIN 256
-
-typedef unsigned char cwl_u8;
 
 /* How a loop treats its source: software prefetch `dist` bytes ahead with
  * `hint` (dist 0: none), and with `drop`, each source line evicted
@@ -155,29 +156,13 @@ CWL_INLINE void cwl_ht32(cwl_u8 *d, const cwl_u8 *s, size_t n)
 }
 #endif
 
-/* head_tail blocks: n in [k*W, 2*k*W], k vectors from the start and k
- * ending at the end. Written out by hand: with arrays and loops GCC -O2/-O3
- * sometimes kept the vectors on the stack (3.5x slower at 256 bytes).
- * All loads first, then the head stores, then the tail stores, each in
- * ascending order: at 100..250 bytes and random offsets on Zen 4 this beat
- * both interleaved head/tail stores and glibc's descending tail by 10-25%. */
-CWL_INLINE void cwl_ht1(cwl_u8 *d, const cwl_u8 *s, size_t n)
-{
-    CWL_V h0 = CWL_LOADU(s), t0 = CWL_LOADU(s + n - CWL_W);
-    CWL_STOREU(d, h0);
-    CWL_STOREU(d + n - CWL_W, t0);
-}
-
-CWL_INLINE void cwl_ht2(cwl_u8 *d, const cwl_u8 *s, size_t n)
-{
-    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
-    CWL_V t0 = CWL_LOADU(s + n - 2 * CWL_W), t1 = CWL_LOADU(s + n - CWL_W);
-    CWL_STOREU(d, h0);
-    CWL_STOREU(d + CWL_W, h1);
-    CWL_STOREU(d + n - 2 * CWL_W, t0);
-    CWL_STOREU(d + n - CWL_W, t1);
-}
-
+/* head_tail blocks (cwl_ht1 and cwl_ht2 in ladder_blocks.h): n in
+ * [k*W, 2*k*W], k vectors from the start and k ending at the end. Written
+ * out by hand: with arrays and loops GCC -O2/-O3 sometimes kept the vectors
+ * on the stack (3.5x slower at 256 bytes). All loads first, then the head
+ * stores, then the tail stores, each in ascending order: at 100..250 bytes
+ * and random offsets on Zen 4 this beat both interleaved head/tail stores
+ * and glibc's descending tail by 10-25%. */
 CWL_INLINE void cwl_ht4(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
@@ -294,7 +279,8 @@ CWL_INLINE void cwl_ladder_65to128(cwl_u8 *d, const cwl_u8 *s, size_t n)
 
 /* Forward; safe for memmove when dst is below src (or disjoint): each
  * iteration loads before it stores and only ever reads above what it
- * already wrote, and the head and tail were loaded before the loop. */
+ * already wrote, and the head and tail were loaded before the loop. (The
+ * backward loop, cwl_bwd, is in ladder_blocks.h.) */
 CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cwl_src *pf)
 {
     CWL_V head = CWL_LOADU(s);
@@ -321,32 +307,6 @@ CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cwl_s
     CWL_STOREU(d, head);
     if (pf != NULL && pf->drop)
         cwl_drop_range(dropped, send);
-}
-
-/* Backward, the mirror image; safe for memmove when dst is above src. */
-CWL_INLINE void cwl_bwd(cwl_u8 *d, const cwl_u8 *s, size_t n)
-{
-    CWL_V tail = CWL_LOADU(s + n - CWL_W);
-    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
-    CWL_V h2 = CWL_LOADU(s + 2 * CWL_W), h3 = CWL_LOADU(s + 3 * CWL_W);
-    size_t skip = (uintptr_t)(d + n) & (CWL_W - 1);
-    cwl_u8 *dp = d + n - skip, *dfirst = d + 4 * CWL_W;
-    const cwl_u8 *sp = s + n - skip;
-    while (dp > dfirst) {
-        dp -= 4 * CWL_W;
-        sp -= 4 * CWL_W;
-        CWL_V a = CWL_LOADU(sp), b = CWL_LOADU(sp + CWL_W);
-        CWL_V c = CWL_LOADU(sp + 2 * CWL_W), e = CWL_LOADU(sp + 3 * CWL_W);
-        CWL_STOREA(dp + 3 * CWL_W, e);
-        CWL_STOREA(dp + 2 * CWL_W, c);
-        CWL_STOREA(dp + CWL_W, b);
-        CWL_STOREA(dp, a);
-    }
-    CWL_STOREU(d, h0);
-    CWL_STOREU(d + CWL_W, h1);
-    CWL_STOREU(d + 2 * CWL_W, h2);
-    CWL_STOREU(d + 3 * CWL_W, h3);
-    CWL_STOREU(d + n - CWL_W, tail);
 }
 
 /* Loads of a forward loop stall behind earlier stores whose address matches
