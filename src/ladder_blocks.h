@@ -7,8 +7,9 @@
  *   CWL_LOADU(p)       unaligned load
  *   CWL_STOREU(p, v)   unaligned store
  *   CWL_STOREA(p, v)   store to a CWL_W-aligned address
- * Every load of a block comes before any of its stores, so each serves
- * memmove as well as the copy. cwl_ht4 and the forward loop are the same
+ * The head_tail blocks make every load before any store, so they serve
+ * memmove as well as the copy; cwl_bwd serves it where the destination
+ * lies above the source. cwl_ht4 and the forward loop are the same
  * logic in both includers but stay with each: how the tail's addresses are
  * spelled (s + n - k*W, or from one pointer to the last four vectors)
  * changes the schedule GCC emits, and each keeps its own. */
