@@ -404,7 +404,7 @@ struct cw_info {
     size_t cache_line;
     /* thresholds in force */
     size_t nt_threshold;     /* cw_memcpy streams at n >= this */
-    const char *nt_threshold_source; /* "cpu" (formula) or "env" */
+    const char *nt_threshold_source; /* "cpu" (formula), "file", "env" or "api" */
     /* "clwb", "clflushopt", "clflush" (x86-64), "dc cvap", "dc cvac"
      * (aarch64) or "none" */
     const char *flush_insn;
@@ -460,6 +460,15 @@ struct cw_info {
      * after it. */
     int parallel_threads_started;
     const char *parallel_note;
+    /* The built-in profile CPUID vendor, family and model choose for this
+     * CPU, whatever names another (profile is the one in force: it differs
+     * where CACHEWISE_TUNING or a tuning file's "profile" line names one),
+     * and that profile's value of every setting: n_settings entries, in the
+     * order and with the names of settings, value and table_value both the
+     * profile's (for this CPU's caches, before anything the CPU lacks is
+     * switched off), source "table". New in 0.2.0. */
+    const char *cpu_profile;
+    const struct cw_setting *cpu_profile_settings;
 };
 
 /** The system-wide tuning file read when CACHEWISE_TUNING is not set (in a
@@ -504,6 +513,45 @@ CW_API int cw_check_version(unsigned major, unsigned minor);
  *  so every field the 0.2.0 header declares is there when it exists.
  *  Needs no initialisation; thread-safe and async-signal-safe. */
 CW_API size_t cw_info_size(void);
+
+/* ---- Settings for measuring tools ----------------------------------------- */
+
+/** Puts settings of the copy policy in force for every entry point, as a
+ *  tuning file's lines would: `settings` is text in a tuning file's format
+ *  ("setting = value" per line, '#' starts a comment, blank lines skipped;
+ *  sizes take K, M, G; docs/TUNING.md), each line a setting of
+ *  cw_get_info()->settings except impl (cw_impl_select() chooses the
+ *  implementation). The lines are parsed and checked like a file's, over
+ *  the policy in force; the settings they name then take their values,
+ *  with source "api" in cw_get_info()->settings (and nt_threshold_source
+ *  "api" for nt_threshold), while the others keep theirs. What this CPU
+ *  cannot run is switched off afterwards, as at start-up (recorded in
+ *  cw_get_info()->errors). cw_get_info()'s nt_threshold, flush_insn and
+ *  settings' values follow at once; its profile, tuning and table_value
+ *  keep describing the start-up policy.
+ *  It is meant for a measuring tool that tries policies one after another
+ *  (cwbench tune), not for a program's normal work: a copy running in
+ *  another thread during the call may run with either policy, or with a
+ *  mixture of both, and calls must not be made concurrently with each
+ *  other, with cw_settings_restore() or with cw_impl_select(); reading
+ *  cw_get_info() meanwhile may see a setting half written.
+ *  Returns 0; or -1 with errno set, changing nothing: EINVAL (settings is
+ *  NULL, or a line is not "setting = value", names an unknown setting,
+ *  impl, "profile" or "cpu", or has a value the setting does not take),
+ *  EPERM (secure mode: in a privileged process the policy is what the
+ *  system's files and the CPU decide). err, when not NULL and err_len is
+ *  not 0, gets a NUL-terminated sentence saying which line was refused
+ *  and why (the first, when several are), "" on success; it is cut to
+ *  err_len bytes. New in 0.2.0 (CACHEWISE_0.2). */
+CW_API int cw_settings_apply(const char *settings, char *err, size_t err_len);
+
+/** Puts the start-up policy back in force: every setting but impl takes
+ *  the value and source it had once the library had initialised, as
+ *  cw_get_info() showed them then (the implementation stays what
+ *  cw_impl_select() made it). Returns 0. The same rules of use as
+ *  cw_settings_apply(); in secure mode the policy in force is already the
+ *  start-up one. New in 0.2.0 (CACHEWISE_0.2). */
+CW_API int cw_settings_restore(void);
 
 /* ---- Header fast paths ---------------------------------------------------- */
 

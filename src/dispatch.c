@@ -79,6 +79,8 @@ static void publish(const struct cwi_impl *impl)
     atomic_store_explicit(&g_memcpy_small, impl->memcpy_small, memory_order_release);
 }
 
+static const char *nt_source(void);
+
 static void init_once(void)
 {
     struct cwi_cpu cpu;
@@ -116,6 +118,7 @@ static void init_once(void)
     const char *want_impl, *want_source;
     cwi_tuning_init(&cpu, in, &want_impl, &want_source);
     in->flush_insn = cwi_flush_select(cpu.features);
+    cwi_tuning_keep_startup();
 
     /* every size above PTRDIFF_MAX takes the threshold's path, which
      * refuses it (cwi_size_overflow) */
@@ -124,10 +127,7 @@ static void init_once(void)
         nt = CWI_MAX_COPY + 1;
     in->nt_threshold = nt;
     g_nt_threshold = nt;
-    for (int i = 0; i < in->n_settings; i++)
-        if (strcmp(in->settings[i].name, "nt_threshold") == 0)
-            in->nt_threshold_source =
-                strcmp(in->settings[i].source, "table") == 0 ? "cpu" : in->settings[i].source;
+    in->nt_threshold_source = nt_source();
 
     size_t k = 0;
     const struct cwi_impl *best = NULL;
@@ -192,6 +192,12 @@ static void init_once(void)
     }
 }
 
+static const char *nt_source(void)
+{
+    const char *s = cwi_tuning_source("nt_threshold");
+    return strcmp(s, "table") == 0 ? "cpu" : s;
+}
+
 void cwi_policy_republish(void)
 {
     cwi_init();
@@ -199,6 +205,7 @@ void cwi_policy_republish(void)
     pthread_mutex_lock(&g_select_lock);
     g_nt_threshold = nt > CWI_MAX_COPY + 1 ? CWI_MAX_COPY + 1 : nt;
     cwi_info.nt_threshold = g_nt_threshold;
+    cwi_info.nt_threshold_source = nt_source();
     cwi_tuning_refresh(&cwi_info);
     pthread_mutex_unlock(&g_select_lock);
 }

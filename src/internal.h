@@ -250,11 +250,18 @@ CWI_HIDDEN extern char cwi_tuning_text[8192];
  * errno (ENOENT: no file; EISDIR: a directory; EINVAL: not a regular
  * file; EPERM: refused in secure mode; EFBIG: over 8 KiB). */
 CWI_HIDDEN int cwi_tuning_file_read(const char *path, int secure);
-/* Calls fn for each "key = value" line of cwi_tuning_text ('#' comments
- * and blank lines skipped); a line without '=' is recorded unless quiet. */
-typedef void (*cwi_line_fn)(const char *key, const char *value, int line, const char *path,
-                            void *ctx);
-CWI_HIDDEN void cwi_tuning_file_lines(const char *path, int quiet, cwi_line_fn fn, void *ctx);
+/* Calls fn for each line of text that is not blank or a '#' comment: key
+ * and value with the white space around them cut (value NULL for a line
+ * without '='), line its number from 1. */
+typedef void (*cwi_line_fn)(const char *key, const char *value, int line, void *ctx);
+CWI_HIDDEN void cwi_text_lines(const char *text, cwi_line_fn fn, void *ctx);
+/* Calls fn for each "key = value" line of cwi_tuning_text, read from path
+ * ('#' comments and blank lines skipped); a line without '=' is recorded
+ * unless quiet. */
+typedef void (*cwi_file_line_fn)(const char *key, const char *value, int line,
+                                 const char *path, void *ctx);
+CWI_HIDDEN void cwi_tuning_file_lines(const char *path, int quiet, cwi_file_line_fn fn,
+                                      void *ctx);
 /* This CPU's signature, as a tuning file's "cpu = ..." line spells it. */
 CWI_HIDDEN void cwi_cpu_signature(const struct cwi_cpu *c, char *buf, size_t cap);
 /* The "cpu" line of cwi_tuning_text against sig (copied to found). */
@@ -268,6 +275,12 @@ CWI_HIDDEN int cwi_tuning_dir_choose(const char *dir, const char *sig, int secur
 
 /* Rewrites the settings' value texts from cwi_pol and in->impl. */
 CWI_HIDDEN void cwi_tuning_refresh(struct cw_info *in);
+/* The source of setting name ("table", "file", "env", "api"), NULL for
+ * a name that is no setting. */
+CWI_HIDDEN const char *cwi_tuning_source(const char *name);
+/* Keeps the policy and the sources in force as the start-up ones that
+ * cw_settings_restore() puts back. Once, at the end of cwi_init. */
+CWI_HIDDEN void cwi_tuning_keep_startup(void);
 /* Marks setting name as coming from source ("env", "api", ...). */
 CWI_HIDDEN void cwi_tuning_set_source(const char *name, const char *source);
 

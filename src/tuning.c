@@ -11,6 +11,7 @@
  * checked by the dispatcher, instructions by sanitize()). */
 #define _GNU_SOURCE /* strerrordesc_np */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -75,6 +76,10 @@ static char g_impl[CW_SETTING_VALUE_LEN];     /* the impl setting ("" = best run
 static char g_tuning[CW_INFO_ERROR_LEN];      /* profile name or file path */
 static char g_path[CW_INFO_ERROR_LEN];        /* a file chosen from a directory */
 static char g_signature[160];                 /* this CPU's, for tuning files */
+static struct cw_setting g_cpu_settings[N_SETTINGS]; /* the CPU's own profile's values */
+static struct cwi_cpu g_cpu;                  /* what sanitize() checks against */
+static struct cwi_policy g_startup_pol;       /* what cw_settings_restore() puts back */
+static const char *g_startup_source[N_SETTINGS];
 
 /* The other variables the library and the shim read, for the check that
  * warns about misspelled names. */
@@ -117,10 +122,11 @@ static void format_value(const struct setting_def *d, const struct cwi_policy *p
         copy_str(buf, cap, g_impl[0] != '\0' ? g_impl : "best", SIZE_MAX);
 }
 
-/* Sets setting d from text; 0, or -1 with why[] filled. */
-static int set_value(const struct setting_def *d, const char *text, char *why, size_t cap)
+/* Sets setting d of policy p from text; 0, or -1 with why[] filled. */
+static int set_value(struct cwi_policy *p, const struct setting_def *d, const char *text,
+                     char *why, size_t cap)
 {
-    char *base = (char *)&cwi_pol + d->offset;
+    char *base = (char *)p + d->offset;
     if (d->kind == K_SIZE) {
         size_t v;
         if (cwi_parse_size(text, &v) != 0) {
@@ -196,7 +202,7 @@ static void apply_file_line(const char *key, const char *value, int line, const 
     char why[96];
     if (d == NULL)
         cwi_config_error("%s%s:%d: unknown setting \"%.40s\"", CWI_PATH_TAIL(path), line, key);
-    else if (set_value(d, value, why, sizeof why) != 0)
+    else if (set_value(&cwi_pol, d, value, why, sizeof why) != 0)
         cwi_config_error("%s%s:%d: %s = \"%.40s\": %s", CWI_PATH_TAIL(path), line, key, value,
                          why);
     else
@@ -329,6 +335,19 @@ void cwi_tuning_init(const struct cwi_cpu *c, struct cw_info *in, const char **i
     const struct cwi_profile *r = cwi_profile_for_cpu(c);
     in->tuning_source = "cpu";
     in->tuning = r->name;
+    g_cpu = *c;
+    /* the CPU's own profile, whatever names another */
+    struct cwi_policy own = {0}; /* flush_pref auto: never a profile's */
+    cwi_policy_from_profile(&own, r, c);
+    for (size_t i = 0; i < N_SETTINGS; i++) {
+        g_cpu_settings[i].name = defs[i].name;
+        g_cpu_settings[i].env = defs[i].env;
+        g_cpu_settings[i].source = "table";
+        format_value(&defs[i], &own, g_cpu_settings[i].value, CW_SETTING_VALUE_LEN);
+        format_value(&defs[i], &own, g_cpu_settings[i].table_value, CW_SETTING_VALUE_LEN);
+    }
+    in->cpu_profile = r->name;
+    in->cpu_profile_settings = g_cpu_settings;
     cwi_cpu_signature(c, g_signature, sizeof g_signature);
     in->cpu_signature = g_signature;
 
@@ -364,7 +383,7 @@ void cwi_tuning_init(const struct cwi_cpu *c, struct cw_info *in, const char **i
         char why[96];
         if (v == NULL)
             continue;
-        if (set_value(&defs[i], v, why, sizeof why) == 0)
+        if (set_value(&cwi_pol, &defs[i], v, why, sizeof why) == 0)
             g_settings[i].source = "env";
         else
             cwi_config_error("%s=\"%.60s\": %s", defs[i].env, v, why);
@@ -390,9 +409,115 @@ void cwi_tuning_refresh(struct cw_info *in)
     in->n_settings = (int)N_SETTINGS;
 }
 
+const char *cwi_tuning_source(const char *name)
+{
+    const struct setting_def *d = find_def(name);
+    return d != NULL ? g_settings[d - defs].source : NULL;
+}
+
 void cwi_tuning_set_source(const char *name, const char *source)
 {
     const struct setting_def *d = find_def(name);
     if (d != NULL)
         g_settings[d - defs].source = source;
+}
+
+/* ---- settings put in force by a tool (cw_settings_apply) ------------------ */
+
+void cwi_tuning_keep_startup(void)
+{
+    g_startup_pol = cwi_pol;
+    for (size_t i = 0; i < N_SETTINGS; i++)
+        g_startup_source[i] = g_settings[i].source;
+}
+
+struct apply {
+    struct cwi_policy pol; /* the policy in force with the lines applied */
+    unsigned char given[N_SETTINGS];
+    char *err;
+    size_t cap;
+    int failed;
+};
+
+static void refuse(struct apply *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void refuse(struct apply *a, const char *fmt, ...)
+{
+    if (a->failed++ != 0 || a->err == NULL || a->cap == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->err, a->cap, fmt, ap);
+    va_end(ap);
+}
+
+static void apply_line(const char *key, const char *value, int line, void *ctx)
+{
+    struct apply *a = ctx;
+    const struct setting_def *d = find_def(key);
+    char why[96];
+    if (value == NULL)
+        refuse(a, "line %d: expected \"key = value\"", line);
+    else if (strcmp(key, "profile") == 0 || strcmp(key, "cpu") == 0)
+        refuse(a, "line %d: \"%s\" belongs to a tuning file's head, not to its settings", line,
+               key);
+    else if (d == NULL)
+        refuse(a, "line %d: unknown setting \"%.40s\"", line, key);
+    else if (d->kind == K_IMPL)
+        refuse(a, "line %d: impl: cw_impl_select() chooses the implementation", line);
+    else if (set_value(&a->pol, d, value, why, sizeof why) != 0)
+        refuse(a, "line %d: %s = \"%.40s\": %s", line, key, value, why);
+    else
+        a->given[d - defs] = 1;
+}
+
+/* cwi_pol (already the new policy) for the CPU and every entry point. */
+static void put_in_force(int old_flush)
+{
+    sanitize(&g_cpu);
+    if (cwi_pol.flush_pref != old_flush)
+        cwi_info.flush_insn = cwi_flush_select(g_cpu.features);
+    cwi_policy_republish();
+}
+
+int cw_settings_apply(const char *settings, char *err, size_t err_len)
+{
+    cwi_init();
+    if (err != NULL && err_len != 0)
+        err[0] = '\0';
+    struct apply a = {cwi_pol, {0}, err, err_len, 0};
+    if (settings == NULL) {
+        refuse(&a, "no settings (NULL)");
+        errno = EINVAL;
+        return -1;
+    }
+    if (cwi_secure_mode()) {
+        refuse(&a, "secure mode (setuid, setgid or file capabilities): the policy stays the "
+                   "start-up one");
+        errno = EPERM;
+        return -1;
+    }
+    cwi_text_lines(settings, apply_line, &a);
+    if (a.failed) {
+        errno = EINVAL;
+        return -1;
+    }
+    int old_flush = cwi_pol.flush_pref;
+    cwi_pol = a.pol;
+    for (size_t i = 0; i < N_SETTINGS; i++)
+        if (a.given[i])
+            g_settings[i].source = "api";
+    put_in_force(old_flush);
+    return 0;
+}
+
+int cw_settings_restore(void)
+{
+    cwi_init();
+    int old_flush = cwi_pol.flush_pref;
+    cwi_pol = g_startup_pol;
+    for (size_t i = 0; i < N_SETTINGS; i++)
+        if (defs[i].kind != K_IMPL)
+            g_settings[i].source = g_startup_source[i];
+    put_in_force(old_flush);
+    return 0;
 }

@@ -78,14 +78,14 @@ static int blank(char ch)
     return ch == ' ' || ch == '\t' || ch == '\r';
 }
 
-void cwi_tuning_file_lines(const char *path, int quiet, cwi_line_fn fn, void *ctx)
+void cwi_text_lines(const char *text, cwi_line_fn fn, void *ctx)
 {
     int line = 0;
-    for (char *p = cwi_tuning_text; *p != '\0';) {
-        char *end = p;
+    for (const char *p = text; *p != '\0';) {
+        const char *end = p;
         while (*end != '\0' && *end != '\n')
             end++;
-        char *next = *end != '\0' ? end + 1 : end;
+        const char *next = *end != '\0' ? end + 1 : end;
         line++;
         char buf[256]; /* longer lines are cut: no setting needs that much */
         copy_str(buf, sizeof buf, p, (size_t)(end - p));
@@ -101,9 +101,7 @@ void cwi_tuning_file_lines(const char *path, int quiet, cwi_line_fn fn, void *ct
         if (klen != 0) {
             char *eq = strchr(k, '=');
             if (eq == NULL) {
-                if (!quiet)
-                    cwi_config_error("%s%s:%d: expected \"key = value\"", CWI_PATH_TAIL(path),
-                                     line);
+                fn(k, NULL, line, ctx);
             } else {
                 char *v = eq + 1, *ke = eq;
                 while (ke > k && blank(ke[-1]))
@@ -111,11 +109,35 @@ void cwi_tuning_file_lines(const char *path, int quiet, cwi_line_fn fn, void *ct
                 *ke = '\0';
                 while (blank(*v))
                     v++;
-                fn(k, v, line, path, ctx);
+                fn(k, v, line, ctx);
             }
         }
         p = next;
     }
+}
+
+/* A file's lines: the caller's function for each "key = value", a line
+ * without '=' recorded (unless quiet) with the file's path. */
+struct file_lines {
+    const char *path;
+    int quiet;
+    cwi_file_line_fn fn;
+    void *ctx;
+};
+
+static void file_line(const char *key, const char *value, int line, void *ctx)
+{
+    const struct file_lines *f = ctx;
+    if (value != NULL)
+        f->fn(key, value, line, f->path, f->ctx);
+    else if (!f->quiet)
+        cwi_config_error("%s%s:%d: expected \"key = value\"", CWI_PATH_TAIL(f->path), line);
+}
+
+void cwi_tuning_file_lines(const char *path, int quiet, cwi_file_line_fn fn, void *ctx)
+{
+    struct file_lines f = {path, quiet, fn, ctx};
+    cwi_text_lines(cwi_tuning_text, file_line, &f);
 }
 
 /* ---- the CPU signature ---------------------------------------------------- */

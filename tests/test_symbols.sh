@@ -68,7 +68,7 @@ while read -r sym; do
         fail=1
     fi
 done <<<"$functions"
-for sym in cw_check_version cw_info_size; do # new in 0.2.0
+for sym in cw_check_version cw_info_size cw_settings_apply cw_settings_restore; do # new in 0.2.0
     grep -Eq "^$sym@@CACHEWISE_0\.2\$" <<<"$exported" ||
         { echo "FAIL: $sym is not in the version node CACHEWISE_0.2"; fail=1; }
 done

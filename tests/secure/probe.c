@@ -4,7 +4,9 @@
  * libcachewise-preload.so (as /etc/ld.so.preload would load the shim into a
  * setuid program): it makes copies through memcpy (the shim) and cw_memcpy
  * (the library), and prints what the library says is in force, one
- * "key value" line each, on stdout. */
+ * "key value" line each, on stdout; then what cw_settings_apply() makes of
+ * "nt_threshold = 8K" (its return value and errno, the threshold after). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -27,5 +29,9 @@ int main(void)
     printf("memcpy_entry %s\n", in->memcpy_entry);
     for (int i = 0; i < in->n_errors && i < CW_INFO_MAX_ERRORS; i++)
         printf("error %s\n", in->errors[i]);
+    errno = 0;
+    int r = cw_settings_apply("nt_threshold = 8K", NULL, 0);
+    printf("apply %d %s\n", r, r == 0 ? "ok" : errno == EPERM ? "EPERM" : "other");
+    printf("applied_nt_threshold %zu\n", in->nt_threshold);
     return 0;
 }

@@ -15,7 +15,8 @@
 #    settings in a plain (not setuid) run as `nobody` must take effect: the
 #    control that shows the test can fail. IMPL (default sse2) is the
 #    implementation the settings force: one this CPU runs that is not its
-#    default.
+#    default. There cw_settings_apply() is refused (EPERM) and changes
+#    nothing; in the control it takes effect.
 # In a cross build (CW_EMULATOR, tests/emulator.sh) the probe runs under
 # qemu-user, and a setuid probe would give qemu no privilege at all: there
 # the setuid-root program is a copy of the emulator itself. The kernel gives
@@ -117,6 +118,10 @@ done
 [ "$(field nt_threshold_source "$out")" = cpu ] ||
     bad "secure mode: nt_threshold_source $(field nt_threshold_source "$out")"
 grep -q '^error .*secure mode' <<<"$out" || bad "secure mode: not recorded in cw_get_info()->errors"
+[ "$(field apply "$out")" = "-1 EPERM" ] ||
+    bad "secure mode: cw_settings_apply gave '$(field apply "$out")', want '-1 EPERM'"
+[ "$(field applied_nt_threshold "$out")" = "$(field nt_threshold "$ref")" ] ||
+    bad "secure mode: cw_settings_apply changed nt_threshold to $(field applied_nt_threshold "$out")"
 [ ! -s "$work/stderr" ] || bad "secure mode: printed on stderr: $(head -c 300 "$work/stderr")"
 [ -z "$(ls -A "$work/rootonly")" ] || bad "secure mode: wrote $(ls -A "$work/rootonly")"
 
@@ -127,10 +132,13 @@ ctl=$(env "${settings[@]}" CACHEWISE_PROFILE="$work/anyone/ctl" \
 [ "$(field impl "$ctl")" = "$impl" ] || [ "$(field impl "$ref")" = generic ] ||
     bad "control: CACHEWISE_IMPL=$impl not in force ($(field impl "$ctl"))"
 [ "$(field nt_threshold "$ctl")" = 4096 ] || bad "control: CACHEWISE_NT_THRESHOLD not in force"
+[ "$(field apply "$ctl")" = "0 ok" ] && [ "$(field applied_nt_threshold "$ctl")" = 8192 ] ||
+    bad "control: cw_settings_apply gave '$(field apply "$ctl")', nt_threshold $(field applied_nt_threshold "$ctl")"
 [ -s "$work/stderr-ctl" ] || bad "control: CACHEWISE_VERBOSE=1 printed nothing"
 [ -f "$work/anyone/ctl" ] || bad "control: no profile written"
 [ -f "$work/anyone/stats" ] || bad "control: no statistics written"
 
 [ $fail = 0 ] || exit 1
-echo "secure mode: settings ignored, nothing written or printed; the control run obeyed them"
+echo "secure mode: settings ignored, cw_settings_apply refused, nothing written or printed;" \
+    "the control run obeyed them"
 exit 0

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* `cwbench tune`: measures, on the machine it runs on, each decision of the
- * copy policy (src/policy.h) and writes a tuning file the library loads
+ * copy policy (docs/TUNING.md) and writes a tuning file the library loads
  * (CACHEWISE_TUNING=FILE). Candidates are the library's own kernels under
  * different policies, interleaved sample by sample like routines (each
  * candidate's policy is put in force before its batch: cwb_routine's
- * prepare hook), compared with the Mann-Whitney test of --ab. The method
- * and the file format: docs/TUNING.md.
+ * prepare hook), compared with the Mann-Whitney test of --ab. Candidates
+ * are put in force with cw_settings_apply(), the library's interface for
+ * tools (a tuning file's lines as text), and the start-up policy comes back
+ * with cw_settings_restore(); everything else is read from cw_get_info().
+ * The method and the file format: docs/TUNING.md.
  *
  * A decision is measured where the library's kernels have instructions for
  * it: the streaming threshold everywhere; the streaming prefetch and
@@ -37,9 +40,6 @@
 #include "tune/tune.h"
 #include "cachewise.h"
 
-#ifndef CWB_LINKED_SHARED
-#include "internal.h" /* the policy: cwbench links the static library */
-
 /* What the library's kernels of this architecture have instructions for
  * (the comment at the top). */
 #if defined(__x86_64__)
@@ -53,18 +53,120 @@
 #define MiB ((size_t)1 << 20)
 #define MAX_CANDS 8
 
+/* The settings the tuner decides, as numbers: each enum is the index of its
+ * value in the setting's names (docs/TUNING.md), as the library numbers
+ * them. */
+enum { REP_OFF, REP_ALIGNED, REP_ALIGN_DST };
+enum { PF_T0, PF_T1, PF_T2, PF_NTA };
+enum { STREAM_NT, STREAM_REP };
+enum { PERSIST_MOVNTI, PERSIST_CLWB };
+
+struct policy {
+    size_t nt_threshold;
+    int rep_mode;
+    size_t rep_min, rep_max;
+    size_t stream_pf_dist;
+    int stream_pf_hint;
+    int stream_method;
+    size_t stream_rep_min;
+    int src_mode; /* bit 0 prefetchnta, bit 1 flush */
+    size_t src_pf_dist, src_flush_back;
+    int persist_small;
+    size_t parallel_threads;
+};
+
+static const char *const rep_names[] = {"off", "aligned", "align-dst", NULL};
+static const char *const hint_name[] = {"t0", "t1", "t2", "nta", NULL};
+static const char *const stream_names[] = {"nt-stores", "rep-movsb", NULL};
+static const char *const src_names[] = {"none", "prefetchnta", "flush", "both", NULL};
+static const char *const persist_names[] = {"movnti", "clwb", NULL};
+
+/* The policy as "key value" pairs in the tuning file's spelling, in the
+ * order of tune_keys. */
+static void policy_rows(const struct policy *p, char v[TUNE_N_KEYS][32])
+{
+    char b[32];
+#define SZ(i, x) snprintf(v[i], 32, "%s", tune_size_text((x), b))
+    SZ(0, p->nt_threshold);
+    snprintf(v[1], 32, "%s", rep_names[p->rep_mode]);
+    SZ(2, p->rep_min);
+    SZ(3, p->rep_max);
+    SZ(4, p->stream_pf_dist);
+    snprintf(v[5], 32, "%s", hint_name[p->stream_pf_hint & 3]);
+    snprintf(v[6], 32, "%s", stream_names[p->stream_method]);
+    SZ(7, p->stream_rep_min);
+    snprintf(v[8], 32, "%s", src_names[p->src_mode & 3]);
+    SZ(9, p->src_pf_dist);
+    SZ(10, p->src_flush_back);
+    snprintf(v[11], 32, "%s", persist_names[p->persist_small]);
+    snprintf(v[12], 32, "%zu", p->parallel_threads);
+#undef SZ
+}
+
+/* The value of setting tune_keys[k] (the library's spelling) into p. */
+static int policy_set(struct policy *p, int k, const char *text)
+{
+    static const char *const *const names[TUNE_N_KEYS] = {
+        NULL, rep_names, NULL, NULL, NULL, hint_name, stream_names, NULL, src_names, NULL, NULL,
+        persist_names, NULL};
+    size_t *const sizes[TUNE_N_KEYS] = {&p->nt_threshold,   NULL, &p->rep_min, &p->rep_max,
+                                        &p->stream_pf_dist, NULL, NULL,        &p->stream_rep_min,
+                                        NULL,               &p->src_pf_dist,   &p->src_flush_back,
+                                        NULL,               &p->parallel_threads};
+    int *const enums[TUNE_N_KEYS] = {NULL, &p->rep_mode, NULL, NULL, NULL, &p->stream_pf_hint,
+                                     &p->stream_method, NULL, &p->src_mode, NULL, NULL,
+                                     &p->persist_small, NULL};
+    if (sizes[k] != NULL)
+        return cwb_parse_size(text, sizes[k]);
+    for (int i = 0; names[k][i] != NULL; i++)
+        if (strcmp(names[k][i], text) == 0) {
+            *enums[k] = i;
+            return 0;
+        }
+    return -1;
+}
+
+/* The policy settings[] (cw_get_info()'s, or its CPU's profile's) give. */
+static int policy_read(struct policy *p, const struct cw_setting *settings, int n)
+{
+    memset(p, 0, sizeof *p);
+    for (int k = 0; k < TUNE_N_KEYS; k++) {
+        int i = 0;
+        while (i < n && strcmp(settings[i].name, tune_keys[k]) != 0)
+            i++;
+        if (i == n || policy_set(p, k, settings[i].value) != 0) {
+            fprintf(stderr, "cwbench tune: the library's setting %s is %s\n", tune_keys[k],
+                    i == n ? "missing" : settings[i].value);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The policy in force for every entry point, as a tuning file's lines. */
+static void policy_apply(const struct policy *p)
+{
+    char v[TUNE_N_KEYS][32], text[TUNE_N_KEYS * 64], err[200];
+    policy_rows(p, v);
+    size_t len = 0;
+    for (int k = 0; k < TUNE_N_KEYS; k++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s = %s\n", tune_keys[k], v[k]);
+    if (cw_settings_apply(text, err, sizeof err) != 0) {
+        fprintf(stderr, "cwbench tune: the library refused a candidate policy: %s\n", err);
+        exit(1);
+    }
+}
+
 struct cand {
     struct cwb_routine rt;
-    struct cwi_policy pol;
+    struct policy pol;
     char name[48];
 };
 
-/* The candidate's policy in force for every entry point: through the same
- * interface any change of cwi_pol after initialisation takes. */
+/* The candidate's policy in force before its batch. */
 static void cand_prepare(const void *ctx)
 {
-    cwi_pol = ((const struct cand *)ctx)->pol;
-    cwi_policy_republish();
+    policy_apply(&((const struct cand *)ctx)->pol);
 }
 
 static void *op_temporal(void *d, const void *s, size_t n)
@@ -89,7 +191,7 @@ static void *op_persist(void *d, const void *s, size_t n)
 #endif
 
 static void cand_set(struct cand *c, const char *name, cwb_copy_fn op,
-                     const struct cwi_policy *pol)
+                     const struct policy *pol)
 {
     memset(c, 0, sizeof *c);
     snprintf(c->name, sizeof c->name, "%s", name);
@@ -164,11 +266,9 @@ static void say(const char *phase, size_t i, size_t n)
 /* ---- the decisions --------------------------------------------------------- */
 
 struct found {
-    struct cwi_policy pol;   /* what the measurements chose */
+    struct policy pol;   /* what the measurements chose */
     char why[8][480];        /* one line of evidence per decision */
 };
-
-static const char *const hint_name[] = {"t0", "t1", "t2", "nta"};
 
 #ifdef TUNE_PREFETCH
 /* Candidate names: the instruction each hint is (the file spells the hints
@@ -184,16 +284,16 @@ static const char *const hint_insn[] = {"prfm pldl1keep", "prfm pldl2keep", "prf
 static int tune_prefetch(struct cwb_engine *e, const struct tune_opts *t, struct found *f)
 {
     static const struct { size_t dist; int hint; } opt[] = {
-        {0, CWI_PF_T0}, {1 * KiB, CWI_PF_T2}, {2 * KiB, CWI_PF_T2}, {4 * KiB, CWI_PF_T2},
-        {8 * KiB, CWI_PF_T2}, {4 * KiB, CWI_PF_T0}, {4 * KiB, CWI_PF_NTA},
+        {0, PF_T0}, {1 * KiB, PF_T2}, {2 * KiB, PF_T2}, {4 * KiB, PF_T2},
+        {8 * KiB, PF_T2}, {4 * KiB, PF_T0}, {4 * KiB, PF_NTA},
     };
     size_t nopt = t->quick ? 2 : sizeof opt / sizeof opt[0];
     struct cand c[MAX_CANDS];
     for (size_t i = 0; i < nopt; i++) {
-        struct cwi_policy p = f->pol;
+        struct policy p = f->pol;
         char name[48];
         p.stream_pf_dist = t->quick && i == 1 ? 4 * KiB : opt[i].dist;
-        p.stream_pf_hint = t->quick && i == 1 ? CWI_PF_T2 : opt[i].dist != 0 ? opt[i].hint : f->pol.stream_pf_hint;
+        p.stream_pf_hint = t->quick && i == 1 ? PF_T2 : opt[i].dist != 0 ? opt[i].hint : f->pol.stream_pf_hint;
         if (p.stream_pf_dist == 0)
             snprintf(name, sizeof name, "no prefetch");
         else
@@ -234,8 +334,8 @@ static int tune_threshold(struct cwb_engine *e, const struct tune_opts *t, struc
     static const size_t quick[] = {256 * KiB, 1 * MiB};
     const size_t *sizes = t->quick ? quick : full;
     size_t ns = t->quick ? 2 : sizeof full / sizeof full[0];
-    struct cwi_policy p = f->pol;
-    p.rep_mode = CWI_REP_OFF; /* the vector loop: rep movsb is decided below the threshold */
+    struct policy p = f->pol;
+    p.rep_mode = REP_OFF; /* the vector loop: rep movsb is decided below the threshold */
     struct cand c[2];
     cand_set(&c[0], "temporal", op_temporal, &p);
     cand_set(&c[1], "streaming", op_stream, &p);
@@ -285,14 +385,14 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
         if (all[i] < f->pol.nt_threshold)
             sizes[ns++] = all[i];
     if (!have_erms || ns == 0) {
-        f->pol.rep_mode = CWI_REP_OFF;
+        f->pol.rep_mode = REP_OFF;
         snprintf(f->why[2], sizeof f->why[2], "%s", have_erms ? "no size below the threshold"
                                                               : "this CPU has no ERMS");
         return 0;
     }
-    struct cwi_policy vec = f->pol, rep = f->pol;
-    vec.rep_mode = CWI_REP_OFF;
-    rep.rep_mode = CWI_REP_ALIGN_DST;
+    struct policy vec = f->pol, rep = f->pol;
+    vec.rep_mode = REP_OFF;
+    rep.rep_mode = REP_ALIGN_DST;
     rep.rep_min = 0;
     rep.rep_max = SIZE_MAX;
     struct cand c[2];
@@ -325,7 +425,7 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
             lo = i;
     win = lo < ns;
     if (win) {
-        f->pol.rep_mode = CWI_REP_ALIGN_DST;
+        f->pol.rep_mode = REP_ALIGN_DST;
         f->pol.rep_min = sizes[lo];
         f->pol.rep_max = f->pol.nt_threshold;
     } else {
@@ -342,11 +442,11 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
             i = j + 1;
         }
         if (best_len > 0) {
-            f->pol.rep_mode = CWI_REP_ALIGNED;
+            f->pol.rep_mode = REP_ALIGNED;
             f->pol.rep_min = sizes[best_lo];
             f->pol.rep_max = sizes[best_lo + best_len - 1];
         } else {
-            f->pol.rep_mode = CWI_REP_OFF;
+            f->pol.rep_mode = REP_OFF;
         }
     }
     char b[32];
@@ -365,19 +465,19 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
  * that size and every larger one measured, and evicts no more of a
  * quarter-L2 victim than the streaming stores do (+0.05). */
 static int tune_stream_method(struct cwb_engine *e, const struct tune_opts *t, struct found *f,
-                              const struct cwi_cpu *cpu)
+                              const struct cw_info *cpu)
 {
     static const size_t full[] = {4 * MiB, 16 * MiB, 64 * MiB};
     static const size_t quick[] = {1 * MiB, 4 * MiB};
     const size_t *sizes = t->quick ? quick : full;
     size_t ns = t->quick ? 2 : 3;
-    f->pol.stream_method = CWI_STREAM_NT;
-    if (!(cpu->features & CWI_F_ERMS)) {
+    f->pol.stream_method = STREAM_NT;
+    if (!cpu->erms) {
         snprintf(f->why[5], sizeof f->why[5], "this CPU has no ERMS");
         return 0;
     }
-    struct cwi_policy nt = f->pol, rep = f->pol;
-    rep.stream_method = CWI_STREAM_REP;
+    struct policy nt = f->pol, rep = f->pol;
+    rep.stream_method = STREAM_REP;
     rep.stream_rep_min = 0;
     struct cand c[2];
     cand_set(&c[0], "streaming stores", op_stream, &nt);
@@ -411,7 +511,7 @@ static int tune_stream_method(struct cwb_engine *e, const struct tune_opts *t, s
     if (pick == ns)
         return 0;
     /* what each leaves of an L2 victim after a copy of the chosen size */
-    size_t vbytes = cpu->l2 != 0 ? cpu->l2 / 4 : 256 * KiB, n = sizes[pick];
+    size_t vbytes = cpu->l2_size != 0 ? cpu->l2_size / 4 : 256 * KiB, n = sizes[pick];
     struct cwb_victim v;
     unsigned char *src = cwb_alloc_huge(n), *dst = cwb_alloc_huge(n);
     uint64_t rng = 11;
@@ -426,7 +526,7 @@ static int tune_stream_method(struct cwb_engine *e, const struct tune_opts *t, s
     cwb_free_huge(v.base, vbytes);
     int keeps = ev_rep <= ev_nt + 0.05;
     if (keeps) {
-        f->pol.stream_method = CWI_STREAM_REP;
+        f->pol.stream_method = STREAM_REP;
         f->pol.stream_rep_min = n;
     }
     if (len < sizeof f->why[5])
@@ -441,13 +541,13 @@ static int tune_stream_method(struct cwb_engine *e, const struct tune_opts *t, s
 /* ---- 4. CW_SRC_NOREUSE: speed, and what an L2-resident victim loses ------ */
 
 static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, struct found *f,
-                            const struct cwi_cpu *cpu)
+                            const struct cw_info *cpu)
 {
     static const char *const names[] = {"none", "prefetchnta", "flush", "both"};
-    int nmode = (cpu->features & CWI_F_CLFLUSHOPT) ? 4 : 2;
+    int nmode = cpu->clflushopt ? 4 : 2;
     struct cand c[4];
     for (int m = 0; m < nmode; m++) {
-        struct cwi_policy p = f->pol;
+        struct policy p = f->pol;
         p.src_mode = m;
         cand_set(&c[m], names[m], op_src_noreuse, &p);
     }
@@ -460,7 +560,7 @@ static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, str
     if (measure_cell(e, &sp, c, (size_t)nmode, &cl) != 0)
         return -1;
 
-    size_t vbytes = cpu->l2 != 0 ? cpu->l2 / 4 : 256 * KiB, n = t->quick ? 1 * MiB : 4 * MiB;
+    size_t vbytes = cpu->l2_size != 0 ? cpu->l2_size / 4 : 256 * KiB, n = t->quick ? 1 * MiB : 4 * MiB;
     struct cwb_victim v;
     unsigned char *src = cwb_alloc_huge(n), *dst = cwb_alloc_huge(n);
     uint64_t rng = 7;
@@ -505,15 +605,15 @@ static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, str
 
 #ifdef TUNE_X86
 /* 5. A persist of a few aligned words: movnti, or store + write-back. */
-static int tune_persist(struct cwb_engine *e, struct found *f, const struct cwi_cpu *cpu)
+static int tune_persist(struct cwb_engine *e, struct found *f, const struct cw_info *cpu)
 {
-    if (!(cpu->features & (CWI_F_CLWB | CWI_F_CLFLUSHOPT | CWI_F_CLFLUSH))) {
+    if (!(cpu->clwb || cpu->clflushopt || cpu->clflush)) {
         snprintf(f->why[4], sizeof f->why[4], "this CPU cannot flush a line");
         return 0;
     }
-    struct cwi_policy a = f->pol, b = f->pol;
-    a.persist_small = CWI_PERSIST_MOVNTI;
-    b.persist_small = CWI_PERSIST_CLWB;
+    struct policy a = f->pol, b = f->pol;
+    a.persist_small = PERSIST_MOVNTI;
+    b.persist_small = PERSIST_CLWB;
     struct cand c[2];
     cand_set(&c[0], "movnti", op_persist, &a);
     cand_set(&c[1], "clwb", op_persist, &b);
@@ -532,9 +632,9 @@ static int tune_persist(struct cwb_engine *e, struct found *f, const struct cwi_
                                 cl.vs0[1].ratio);
     }
     if (clwb_wins >= 2)
-        f->pol.persist_small = CWI_PERSIST_CLWB;
+        f->pol.persist_small = PERSIST_CLWB;
     else if (movnti_wins >= 2)
-        f->pol.persist_small = CWI_PERSIST_MOVNTI;
+        f->pol.persist_small = PERSIST_MOVNTI;
     return 0;
 }
 #else
@@ -552,8 +652,8 @@ static void keep_unmeasured(struct found *f)
                "kept"},
         {5, 0, "rep movsb is an x86 instruction; streaming stores"},
     };
-    f->pol.rep_mode = CWI_REP_OFF;
-    f->pol.stream_method = CWI_STREAM_NT;
+    f->pol.rep_mode = REP_OFF;
+    f->pol.stream_method = STREAM_NT;
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
 #ifdef TUNE_PREFETCH
         if (kept[i].prefetch)
@@ -567,51 +667,20 @@ static void keep_unmeasured(struct found *f)
 
 /* ---- output ------------------------------------------------------------------ */
 
-static const char *rep_name(int m)
-{
-    return m == CWI_REP_ALIGNED ? "aligned" : m == CWI_REP_ALIGN_DST ? "align-dst" : "off";
-}
-static const char *src_name(int m)
-{
-    static const char *const n[] = {"none", "prefetchnta", "flush", "both"};
-    return n[m & 3];
-}
-
-/* The policy as "key value" pairs in the tuning file's spelling, in the
- * order of tune_keys. */
-static void policy_rows(const struct cwi_policy *p, char v[TUNE_N_KEYS][32])
-{
-    char b[32];
-#define SZ(i, x) snprintf(v[i], 32, "%s", tune_size_text((x), b))
-    SZ(0, p->nt_threshold);
-    snprintf(v[1], 32, "%s", rep_name(p->rep_mode));
-    SZ(2, p->rep_min);
-    SZ(3, p->rep_max);
-    SZ(4, p->stream_pf_dist);
-    snprintf(v[5], 32, "%s", hint_name[p->stream_pf_hint & 3]);
-    snprintf(v[6], 32, "%s", p->stream_method == CWI_STREAM_REP ? "rep-movsb" : "nt-stores");
-    SZ(7, p->stream_rep_min);
-    snprintf(v[8], 32, "%s", src_name(p->src_mode));
-    SZ(9, p->src_pf_dist);
-    SZ(10, p->src_flush_back);
-    snprintf(v[11], 32, "%s", p->persist_small == CWI_PERSIST_CLWB ? "clwb" : "movnti");
-    snprintf(v[12], 32, "%zu", p->parallel_threads);
-#undef SZ
-}
-
 int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
 {
     double t_start = cwb_now();
     const struct cw_info *in = cw_get_info();
-    struct cwi_cpu cpu;
-    cwi_cpu_detect(&cpu);
-    const struct cwi_profile *row = cwi_profile_for_cpu(&cpu);
-    struct cwi_policy builtin, saved = cwi_pol;
-    cwi_policy_from_profile(&builtin, row, &cpu);
-
+    /* the CPU's features and caches: cw_info's */
+    const struct cw_info *cpu = in;
+    struct policy builtin;
     struct found f;
     memset(&f, 0, sizeof f);
-    f.pol = cwi_pol; /* start from the policy in force (CACHEWISE_TUNING=generic: generic) */
+    /* start from the policy in force (CACHEWISE_TUNING=generic: generic);
+     * beside it, the CPU's own profile */
+    if (policy_read(&f.pol, in->settings, in->n_settings) != 0 ||
+        policy_read(&builtin, in->cpu_profile_settings, in->n_settings) != 0)
+        return 1;
     size_t pool = t->quick ? 16 * MiB : 4 * cwb_llc_bytes();
     if (pool < 4 * t->big)
         pool = 4 * t->big;
@@ -628,13 +697,13 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
     int rc = 0;
 #if defined(TUNE_X86)
     if (tune_prefetch(&e, t, &f) != 0 || tune_threshold(&e, t, &f) != 0 ||
-        tune_rep(&e, t, &f, (cpu.features & CWI_F_ERMS) != 0) != 0 ||
-        tune_stream_method(&e, t, &f, &cpu) != 0 ||
-        tune_src_noreuse(&e, t, &f, &cpu) != 0 || tune_persist(&e, &f, &cpu) != 0) {
+        tune_rep(&e, t, &f, cpu->erms != 0) != 0 ||
+        tune_stream_method(&e, t, &f, cpu) != 0 ||
+        tune_src_noreuse(&e, t, &f, cpu) != 0 || tune_persist(&e, &f, cpu) != 0) {
 #elif defined(TUNE_PREFETCH)
     keep_unmeasured(&f);
     if (tune_prefetch(&e, t, &f) != 0 || tune_threshold(&e, t, &f) != 0 ||
-        tune_src_noreuse(&e, t, &f, &cpu) != 0) {
+        tune_src_noreuse(&e, t, &f, cpu) != 0) {
 #else
     keep_unmeasured(&f);
     if (tune_threshold(&e, t, &f) != 0) {
@@ -643,23 +712,21 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
         rc = 1;
     }
     /* the thread count under the policy measured so far */
-    cwi_pol = f.pol;
-    cwi_policy_republish();
+    policy_apply(&f.pol);
     if (rc == 0 && tune_parallel_threads(&e, t, &f.pol.parallel_threads, f.why[6],
                                          sizeof f.why[6]) != 0) {
         fprintf(stderr, "cwbench tune: a measurement failed\n");
         rc = 1;
     }
     cwb_engine_free(&e);
-    cwi_pol = saved;
-    cwi_policy_republish();
+    cw_settings_restore();
     if (rc != 0)
         return rc;
 
     char vf[TUNE_N_KEYS][32], vb[TUNE_N_KEYS][32];
     policy_rows(&f.pol, vf);
     policy_rows(&builtin, vb);
-    printf("\n%-26s %-14s %-14s %s\n", "setting", "measured", row->name, "");
+    printf("\n%-26s %-14s %-14s %s\n", "setting", "measured", in->cpu_profile, "");
     for (int k = 0; k < TUNE_N_KEYS; k++)
         printf("%-26s %-14s %-14s %s\n", tune_keys[k], vf[k], vb[k],
                strcmp(vf[k], vb[k]) == 0 ? "" : "differs");
@@ -687,16 +754,6 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
     printf("total time %.1f s\n", cwb_now() - t_start);
     return rc;
 }
-
-#else
-int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
-{
-    (void)t;
-    (void)o;
-    return cwb_usage_error("tune needs the policy of the static library: build cwbench "
-                           "without -DCACHEWISE_BENCH_LINK_SHARED=ON");
-}
-#endif
 
 const char *tune_size_text(size_t v, char buf[32])
 {
