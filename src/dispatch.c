@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Dispatch: one-time CPU detection and implementation selection, and the
- * public copy entry points that route each call by size and hints.
- * Compiled for the baseline ISA (x86-64 = SSE2): it may run on any CPU. */
+/* Dispatch: the table of implementations, the public copy entry points
+ * that route each call by size and hints, and the choice of the active
+ * implementation (cw_impl_select). What they route by is chosen once, at
+ * start-up, and published here (src/startup.c). Compiled for the baseline
+ * ISA (x86-64 = SSE2): it may run on any CPU. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -27,8 +29,6 @@ const struct cwi_impl *const cwi_impls[] = {
 };
 #define N_IMPLS (sizeof cwi_impls / sizeof cwi_impls[0] - 1)
 
-struct cw_info cwi_info;
-
 _Atomic(const struct cwi_impl *) cwi_active_row;
 static void *memcpy_first_use(void *restrict dst, const void *restrict src, size_t n);
 /* The active row's cw_memcpy entry for 33..CWI_MEMCPY_SMALL bytes, kept
@@ -39,37 +39,21 @@ static void *memcpy_first_use(void *restrict dst, const void *restrict src, size
  * family 25 model 1, docs/results/amd-25-1/README.md, "33-128 B through one
  * pointer to a small-copy kernel"). Until selection: the first-use path. */
 static _Atomic(cwi_copy_fn) g_memcpy_small = memcpy_first_use;
-static size_t g_nt_threshold = SIZE_MAX; /* written once, before cwi_active_row */
+static size_t g_nt_threshold = SIZE_MAX; /* start-up writes it before cwi_active_row */
 static uint32_t g_features;
 static const char *g_runnable[N_IMPLS + 1];
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t g_select_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int runnable(const struct cwi_impl *impl)
+int cwi_impl_runnable(const struct cwi_impl *impl)
 {
     return (impl->required & g_features) == impl->required;
 }
 
-static const struct cwi_impl *find_impl(const char *name)
+const struct cwi_impl *cwi_impl_find(const char *name)
 {
     for (size_t i = 0; cwi_impls[i] != NULL; i++)
         if (strcmp(cwi_impls[i]->name, name) == 0)
             return cwi_impls[i];
     return NULL;
-}
-
-static int env_verbose(void)
-{
-    const char *v = cwi_getenv("CACHEWISE_VERBOSE");
-    return v != NULL && v[0] != '\0' && v[0] != '0';
-}
-
-static void copy_string(char *dst, size_t cap, const char *src)
-{
-    size_t i = 0;
-    for (; i + 1 < cap && src[i] != '\0'; i++)
-        dst[i] = src[i];
-    dst[i] = '\0';
 }
 
 /* Makes impl the active implementation for every entry point. */
@@ -79,147 +63,30 @@ static void publish(const struct cwi_impl *impl)
     atomic_store_explicit(&g_memcpy_small, impl->memcpy_small, memory_order_release);
 }
 
-static const char *nt_source(void);
-
-static void init_once(void)
+void cwi_dispatch_publish(const struct cwi_impl *impl)
 {
-    struct cwi_cpu cpu;
-    cwi_cpu_detect(&cpu);
-    g_features = cpu.features;
+    publish(impl);
+}
 
-    struct cw_info *in = &cwi_info;
-    in->sse2 = !!(cpu.features & CWI_F_SSE2);
-    in->avx2 = !!(cpu.features & CWI_F_AVX2);
-    in->avx512f = !!(cpu.features & CWI_F_AVX512F);
-    in->avx512bw = !!(cpu.features & CWI_F_AVX512BW);
-    in->avx512vl = !!(cpu.features & CWI_F_AVX512VL);
-    in->erms = !!(cpu.features & CWI_F_ERMS);
-    in->fsrm = !!(cpu.features & CWI_F_FSRM);
-    in->clflush = !!(cpu.features & CWI_F_CLFLUSH);
-    in->clflushopt = !!(cpu.features & CWI_F_CLFLUSHOPT);
-    in->clwb = !!(cpu.features & CWI_F_CLWB);
-    in->movdir64b = !!(cpu.features & CWI_F_MOVDIR64B);
-    in->asimd = !!(cpu.features & CWI_F_ASIMD);
-    in->dcpop = !!(cpu.features & CWI_F_DCPOP);
-    in->dcpodp = !!(cpu.features & CWI_F_DCPODP);
-    in->sve = !!(cpu.features & CWI_F_SVE);
-    copy_string(in->cpu_vendor, sizeof in->cpu_vendor, cpu.vendor);
-    copy_string(in->cpu_model, sizeof in->cpu_model, cpu.model);
-    in->l1d_size = cpu.l1d;
-    in->l2_size = cpu.l2;
-    in->l3_size = cpu.l3;
-    in->l3_policy_size = cpu.l3_used;
-    in->l3_policy_note = cpu.l3_note;
-    in->cache_line = cpu.line;
-    in->cpu_stepping = cpu.stepping;
-
-    in->cpu_family = cpu.family;
-    in->cpu_model_number = cpu.model_number;
-    const char *want_impl, *want_source;
-    cwi_tuning_init(&cpu, in, &want_impl, &want_source);
-    in->flush_insn = cwi_flush_select(cpu.features);
-    cwi_tuning_keep_startup();
-
-    /* every size above PTRDIFF_MAX takes the threshold's path, which
-     * refuses it (cwi_size_overflow) */
-    size_t nt = cwi_pol.nt_threshold;
-    if (nt > CWI_MAX_COPY + 1)
-        nt = CWI_MAX_COPY + 1;
-    in->nt_threshold = nt;
+void cwi_dispatch_set_threshold(size_t nt)
+{
     g_nt_threshold = nt;
-    in->nt_threshold_source = nt_source();
+}
 
+const struct cwi_impl *cwi_dispatch_setup(uint32_t features)
+{
+    g_features = features;
     size_t k = 0;
     const struct cwi_impl *best = NULL;
     for (size_t i = 0; cwi_impls[i] != NULL; i++) {
-        if (runnable(cwi_impls[i])) {
+        if (cwi_impl_runnable(cwi_impls[i])) {
             g_runnable[k++] = cwi_impls[i]->name;
             if (best == NULL)
                 best = cwi_impls[i];
         }
     }
     g_runnable[k] = NULL;
-    in->impl_source = "cpu";
-    if (want_impl != NULL) {
-        const struct cwi_impl *forced = find_impl(want_impl);
-        if (!runnable(forced))
-            cwi_config_error("impl = %.40s (tuning file): not supported by this CPU", want_impl);
-        else {
-            best = forced;
-            in->impl_source = want_source;
-        }
-    }
-
-    const char *env = cwi_getenv("CACHEWISE_IMPL");
-    if (env != NULL && env[0] != '\0') {
-        const struct cwi_impl *forced = find_impl(env);
-        if (forced == NULL)
-            cwi_config_error("CACHEWISE_IMPL=\"%.60s\": unknown implementation", env);
-        else if (!runnable(forced))
-            cwi_config_error("CACHEWISE_IMPL=\"%.60s\": not supported by this CPU", env);
-        else {
-            best = forced;
-            in->impl_source = "env";
-            cwi_tuning_set_source("impl", "env");
-        }
-    }
-    in->impl = best->name;
-    in->memcpy_entry = cwi_memcpy_entry_name();
-    cwi_tuning_refresh(in);
-    publish(best);
-
-    if (env_verbose()) {
-        char line[512];
-        int len = snprintf(line, sizeof line,
-                           "cachewise: impl=%s (%s) memcpy_entry=%s nt_threshold=%zu (%s) "
-                           "flush=%s L1d=%zu L2=%zu L3=%zu (policy: %zu, %s) cpu=%s "
-                           "family %u model %u tuning=%s (%s) profile=%s version=%s\n",
-                           in->impl, in->impl_source, in->memcpy_entry,
-                           in->nt_threshold, in->nt_threshold_source, in->flush_insn,
-                           in->l1d_size, in->l2_size, in->l3_size, in->l3_policy_size,
-                           in->l3_policy_note, in->cpu_vendor,
-                           in->cpu_family, in->cpu_model_number, in->tuning,
-                           in->tuning_source, in->profile, cw_version());
-        if (len > 0)
-            (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
-        for (int i = 0; i < in->n_settings; i++) {
-            const struct cw_setting *st = &in->settings[i];
-            len = snprintf(line, sizeof line, "cachewise:   %-24s = %-10s (%s; profile %s; %s)\n",
-                           st->name, st->value, st->source, st->table_value, st->env);
-            if (len > 0)
-                (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
-        }
-    }
-}
-
-static const char *nt_source(void)
-{
-    const char *s = cwi_tuning_source("nt_threshold");
-    return strcmp(s, "table") == 0 ? "cpu" : s;
-}
-
-void cwi_policy_republish(void)
-{
-    cwi_init();
-    size_t nt = cwi_pol.nt_threshold;
-    pthread_mutex_lock(&g_select_lock);
-    g_nt_threshold = nt > CWI_MAX_COPY + 1 ? CWI_MAX_COPY + 1 : nt;
-    cwi_info.nt_threshold = g_nt_threshold;
-    cwi_info.nt_threshold_source = nt_source();
-    cwi_tuning_refresh(&cwi_info);
-    pthread_mutex_unlock(&g_select_lock);
-}
-
-void cwi_init(void)
-{
-    pthread_once(&g_once, init_once);
-}
-
-/* Selection also runs when the library is loaded, so the first copy does
- * not pay for it; the lazy path covers copies made by other constructors. */
-__attribute__((constructor)) static void cwi_init_at_load(void)
-{
-    cwi_init();
+    return best;
 }
 
 static inline const struct cwi_impl *active(void)
@@ -591,57 +458,23 @@ const char *const *cw_impl_list(void)
 int cw_impl_select(const char *name)
 {
     cwi_init();
-    const struct cwi_impl *impl = name != NULL ? find_impl(name) : NULL;
+    const struct cwi_impl *impl = name != NULL ? cwi_impl_find(name) : NULL;
     if (impl == NULL) {
         errno = ENOENT;
         return -1;
     }
-    if (!runnable(impl)) {
+    if (!cwi_impl_runnable(impl)) {
         errno = ENOTSUP;
         return -1;
     }
     /* the lock keeps cwi_active_row and the info fields describing the same
      * implementation when threads select concurrently */
-    pthread_mutex_lock(&g_select_lock);
+    pthread_mutex_lock(&cwi_info_lock);
     publish(impl);
     cwi_info.impl = impl->name;
     cwi_info.impl_source = "api";
-    cwi_tuning_set_source("impl", "api");
-    cwi_tuning_refresh(&cwi_info);
-    pthread_mutex_unlock(&g_select_lock);
+    cwi_settings[CWI_SET_IMPL].source = "api";
+    cwi_settings_refresh(&cwi_info);
+    pthread_mutex_unlock(&cwi_info_lock);
     return 0;
-}
-
-const struct cw_info *cw_get_info(void)
-{
-    cwi_init();
-    return &cwi_info;
-}
-
-/* Made of the header's CW_VERSION_* macros, the one version source
- * (CMakeLists.txt takes the project's version, hence the SONAME and the
- * package files, from the same three lines). */
-#define CWI_STR_(x) #x
-#define CWI_STR(x) CWI_STR_(x)
-const char *cw_version(void)
-{
-    return CWI_STR(CW_VERSION_MAJOR) "." CWI_STR(CW_VERSION_MINOR) "." CWI_STR(
-        CW_VERSION_PATCH);
-}
-
-/* Compatible: the same major version, and at least the minor version the
- * caller's header had (the ABI promise, CHANGELOG.md: within a major
- * version nothing is removed or changed, so a newer minor version has all
- * an older one had). Constants only: no initialisation, no lock. */
-int cw_check_version(unsigned major, unsigned minor)
-{
-    if (major == CW_VERSION_MAJOR && minor <= CW_VERSION_MINOR)
-        return 0;
-    errno = ENOTSUP;
-    return -1;
-}
-
-size_t cw_info_size(void)
-{
-    return sizeof(struct cw_info);
 }

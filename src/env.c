@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Environment options (CACHEWISE_*): parsing and error recording.
- * Invalid settings are never fatal: they are ignored, recorded in
- * cw_get_info()->errors and printed when CACHEWISE_VERBOSE=1. */
+/* The environment (CACHEWISE_*): secure mode, where none of it is read;
+ * the variables of the library's start-up, read once (cwi_env_read); the
+ * settings' variables over the policy (cwi_env_overlay); the recording of
+ * configuration errors. Invalid settings are never fatal: they are
+ * ignored, recorded in cw_get_info()->errors and printed when
+ * CACHEWISE_VERBOSE=1. */
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -61,45 +64,82 @@ const char *cwi_getenv(const char *name)
     return NULL;
 }
 
-int cwi_parse_size(const char *text, size_t *out)
+struct cwi_env cwi_env;
+
+/* CACHEWISE_VERBOSE as the start-up pass read it (-1 outside the pass:
+ * read where an error is recorded, as the shim's are). */
+static int g_verbose = -1;
+
+static int verbose_value(const char *v)
 {
-    if (text == NULL || *text < '0' || *text > '9')
-        return -1;
-    unsigned long long v = 0;
-    const char *p = text;
-    while (*p >= '0' && *p <= '9') {
-        unsigned digit = (unsigned)(*p - '0');
-        if (v > (~0ull - digit) / 10)
-            return -1;
-        v = v * 10 + digit;
-        p++;
-    }
-    unsigned shift = 0;
-    switch (*p) {
-    case 'k': case 'K': shift = 10; p++; break;
-    case 'm': case 'M': shift = 20; p++; break;
-    case 'g': case 'G': shift = 30; p++; break;
-    default: break;
-    }
-    if (shift != 0 && (*p == 'i' || *p == 'I')) /* accept KiB-style "Ki" */
-        p++;
-    if (shift != 0 && (*p == 'b' || *p == 'B'))
-        p++;
-    if (*p != '\0')
-        return -1;
-    if (shift != 0 && v > ((~0ull) >> shift))
-        return -1;
-    v <<= shift;
-    if (v > (unsigned long long)SIZE_MAX)
-        return -1;
-    *out = (size_t)v;
-    return 0;
+    return v != NULL && v[0] != '\0' && v[0] != '0';
 }
 
 static int verbose(void)
 {
-    const char *v = cwi_getenv("CACHEWISE_VERBOSE");
-    return v != NULL && v[0] != '\0' && v[0] != '0';
+    return g_verbose >= 0 ? g_verbose : verbose_value(cwi_getenv("CACHEWISE_VERBOSE"));
+}
+
+void cwi_env_read(void)
+{
+    cwi_env.tuning = cwi_getenv("CACHEWISE_TUNING");
+    for (int i = 0; i < CWI_N_SETTINGS; i++)
+        cwi_env.setting[i] = cwi_getenv(cwi_setting_env(i));
+    cwi_env.verbose = verbose_value(cwi_getenv("CACHEWISE_VERBOSE"));
+    g_verbose = cwi_env.verbose;
+}
+
+void cwi_env_done(void)
+{
+    g_verbose = -1;
+}
+
+/* The other variables the library and the shim read, for the check that
+ * warns about misspelled names. */
+static const char *const other_vars[] = {
+    "CACHEWISE_TUNING",
+    "CACHEWISE_VERBOSE",
+    "CACHEWISE_SRC_NOREUSE_THRESHOLD",
+    "CACHEWISE_PROFILE",
+    "CACHEWISE_PROFILE_SIGNAL",
+    "CACHEWISE_PROFILE_SLOTS",
+    "CACHEWISE_STATS",
+    NULL,
+};
+
+static void warn_unknown_vars(void)
+{
+    if (environ == NULL || cwi_secure_mode())
+        return;
+    for (char **e = environ; *e != NULL; e++) {
+        if (strncmp(*e, "CACHEWISE_", 10) != 0)
+            continue;
+        size_t len = (size_t)(strchr(*e, '=') != NULL ? strchr(*e, '=') - *e : (long)strlen(*e));
+        int known = 0;
+        for (int i = 0; i < CWI_N_SETTINGS && !known; i++)
+            known =
+                strlen(cwi_setting_env(i)) == len && strncmp(cwi_setting_env(i), *e, len) == 0;
+        for (size_t i = 0; other_vars[i] != NULL && !known; i++)
+            known = strlen(other_vars[i]) == len && strncmp(other_vars[i], *e, len) == 0;
+        if (!known)
+            cwi_config_error("%.*s: unknown setting (misspelled?)", (int)(len < 60 ? len : 60),
+                             *e);
+    }
+}
+
+void cwi_env_overlay(void)
+{
+    for (int i = 0; i < CWI_N_SETTINGS; i++) {
+        const char *v = cwi_env.setting[i];
+        char why[96];
+        if (i == CWI_SET_IMPL || v == NULL)
+            continue; /* CACHEWISE_IMPL: checked against the CPU with the file's impl */
+        if (cwi_setting_parse(&cwi_pol, i, v, why, sizeof why) == 0)
+            cwi_settings[i].source = "env";
+        else
+            cwi_config_error("%s=\"%.60s\": %s", cwi_setting_env(i), v, why);
+    }
+    warn_unknown_vars();
 }
 
 void cwi_config_error(const char *fmt, ...)

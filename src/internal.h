@@ -5,6 +5,7 @@
 #ifndef CW_INTERNAL_H
 #define CW_INTERNAL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -193,7 +194,7 @@ CWI_HIDDEN void cwi_cpu_detect(struct cwi_cpu *out);
  * src/cpu_portable.c). */
 CWI_HIDDEN void cwi_cpu_detect_arch(struct cwi_cpu *c);
 /* Sets c->l3_used and c->l3_note from c->l3, its sharing count and what
- * the vendor and family imply (src/policy.c): a guest may report a
+ * the vendor and family imply (src/profiles.c): a guest may report a
  * socket's L3 as if one core shared it. */
 CWI_HIDDEN void cwi_cache_trust(struct cwi_cpu *c);
 #if defined(__x86_64__)
@@ -214,10 +215,63 @@ CWI_HIDDEN void cwi_cache_trust(struct cwi_cpu *c);
 CWI_HIDDEN uint32_t cwi_cpu_features(void);
 #endif
 
-/* ---- Options (src/options.c) ---- */
+/* ---- The settings (src/settings.c) ---- */
+/* Every setting of the policy, in the order of cw_info's settings. */
+enum cwi_setting_id {
+    CWI_SET_NT_THRESHOLD,
+    CWI_SET_REP_MOVSB,
+    CWI_SET_REP_MOVSB_MIN,
+    CWI_SET_REP_MOVSB_MAX,
+    CWI_SET_STREAM_PREFETCH,
+    CWI_SET_STREAM_PREFETCH_HINT,
+    CWI_SET_STREAM_METHOD,
+    CWI_SET_STREAM_REP_MIN,
+    CWI_SET_SRC_NOREUSE,
+    CWI_SET_SRC_NOREUSE_PREFETCH,
+    CWI_SET_SRC_NOREUSE_FLUSH_BEHIND,
+    CWI_SET_PERSIST_SMALL,
+    CWI_SET_FLUSH,
+    CWI_SET_PARALLEL_MIN,
+    CWI_SET_PARALLEL_THREADS,
+    CWI_SET_IMPL,
+    CWI_N_SETTINGS
+};
+/* cw_info's settings: name, variable, value, the profile's value, source
+ * ("table", "file", "env", "api"). */
+CWI_HIDDEN extern struct cw_setting cwi_settings[CWI_N_SETTINGS];
 /* Parse a byte count with optional K/M/G suffix (binary: 1K = 1024).
  * Returns 0 and sets *out, or -1 on malformed/overflowing input. */
 CWI_HIDDEN int cwi_parse_size(const char *text, size_t *out);
+/* The setting called name (a file's key), or -1. */
+CWI_HIDDEN int cwi_setting_find(const char *name);
+/* Its CACHEWISE_* variable. */
+CWI_HIDDEN const char *cwi_setting_env(int id);
+/* Sets setting id of p from text (impl: the setting kept for
+ * cwi_settings_impl); 0, or -1 with why[] filled. */
+CWI_HIDDEN int cwi_setting_parse(struct cwi_policy *p, int id, const char *text, char *why,
+                                 size_t cap);
+/* cwi_settings from cwi_pol, every source "table" (the profile's values). */
+CWI_HIDDEN void cwi_settings_begin(void);
+/* out[CWI_N_SETTINGS]: names, variables, p's values (value and
+ * table_value), source "table". */
+CWI_HIDDEN void cwi_settings_format(struct cw_setting *out, const struct cwi_policy *p);
+/* Rewrites the settings' value texts from cwi_pol and in->impl. */
+CWI_HIDDEN void cwi_settings_refresh(struct cw_info *in);
+/* The implementation a tuning file asks for, NULL: the best runnable. */
+CWI_HIDDEN const char *cwi_settings_impl(void);
+/* The profile the tuning file read into cwi_tuning_text names with
+ * "profile = NAME", or NULL (an unknown name recorded). */
+CWI_HIDDEN const struct cwi_profile *cwi_settings_file_profile(const char *path);
+/* That file's settings over cwi_pol (bad lines recorded and skipped). */
+CWI_HIDDEN void cwi_settings_overlay_file(const char *path);
+/* Switches off in cwi_pol what the CPU cannot run, whatever asked for it
+ * (recorded unless the profile did). */
+CWI_HIDDEN void cwi_settings_sanitize(const struct cwi_cpu *c);
+/* Keeps the policy and the sources in force as the start-up ones that
+ * cw_settings_restore() puts back. */
+CWI_HIDDEN void cwi_settings_keep_startup(void);
+
+/* ---- The environment (src/env.c) ---- */
 /* Non-zero in a privileged process (getauxval(AT_SECURE): setuid, setgid,
  * file capabilities). Then cwi_getenv() reads nothing, no profile is
  * written, and a tuning file is read only from the system-wide path when
@@ -226,18 +280,26 @@ CWI_HIDDEN int cwi_secure_mode(void);
 /* getenv that is safe before the C runtime is fully up (reads environ).
  * Returns NULL for every name in secure mode (recording that once). */
 CWI_HIDDEN const char *cwi_getenv(const char *name);
+/* The variables of the library's start-up, each read once by
+ * cwi_env_read() (NULL: not set, or secure mode). */
+struct cwi_env {
+    const char *tuning;                   /* CACHEWISE_TUNING */
+    const char *setting[CWI_N_SETTINGS]; /* each setting's variable (CACHEWISE_IMPL too) */
+    int verbose;                          /* CACHEWISE_VERBOSE set, not "" or "0" */
+};
+CWI_HIDDEN extern struct cwi_env cwi_env;
+/* Reads them; until cwi_env_done(), recorded errors are printed by the
+ * CACHEWISE_VERBOSE read here (afterwards by its value at each error). */
+CWI_HIDDEN void cwi_env_read(void);
+CWI_HIDDEN void cwi_env_done(void);
+/* The settings' variables over cwi_pol (but CACHEWISE_IMPL, which the
+ * start-up checks against the CPU), then a warning for every CACHEWISE_*
+ * variable nothing reads. */
+CWI_HIDDEN void cwi_env_overlay(void);
 /* Record a configuration error in the info block (first CW_INFO_MAX_ERRORS
  * kept) and print it when CACHEWISE_VERBOSE=1. printf-style. */
 CWI_HIDDEN void cwi_config_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* ---- Tuning (src/tuning.c) ---- */
-/* Chooses the profile (CACHEWISE_TUNING, the system file, or the CPU's
- * row), fills cwi_pol from it, then from the tuning file and the CACHEWISE_*
- * variables, and fills in's tuning fields and settings. *impl: the
- * implementation a tuning file asks for (NULL: the best runnable), with
- * *impl_source "file" or "table". Once, from cwi_init. */
-CWI_HIDDEN void cwi_tuning_init(const struct cwi_cpu *c, struct cw_info *in, const char **impl,
-                                const char **impl_source);
 /* ---- Tuning files (src/tuning_file.c) ---- */
 /* A path in a recorded message, "%s%s": its last 64 characters after
  * "..." when longer, so that the file's name always shows. */
@@ -267,37 +329,53 @@ CWI_HIDDEN void cwi_cpu_signature(const struct cwi_cpu *c, char *buf, size_t cap
 /* The "cpu" line of cwi_tuning_text against sig (copied to found). */
 enum { CWI_CPU_UNSTATED, CWI_CPU_ANY, CWI_CPU_MATCH, CWI_CPU_OTHER };
 CWI_HIDDEN int cwi_tuning_file_cpu(const char *path, const char *sig, char *found, size_t cap);
+/* The tuning file in force, read into cwi_tuning_text, for this CPU's
+ * signature sig: env (CACHEWISE_TUNING)'s file, or the matching file of
+ * its directory; without it, the matching file of CW_SYSTEM_TUNING_DIR,
+ * else CW_SYSTEM_TUNING_FILE (secure: only root's, as cwi_tuning_file_read
+ * says); *source "env" or "system". NULL: none, a problem recorded; where
+ * env names a profile, *named is that profile (else NULL). */
+CWI_HIDDEN const char *cwi_tuning_file_choose(const char *env, const char *sig, int secure,
+                                              const struct cwi_profile **named,
+                                              const char **source);
 /* Of dir's *.conf files, reads the first by name whose cpu line is sig
  * into cwi_tuning_text and its path into path. 0, or -1 with errno
  * (ESRCH: none matches; EPERM: secure mode refuses the directory). */
 CWI_HIDDEN int cwi_tuning_dir_choose(const char *dir, const char *sig, int secure, char *path,
                                      size_t cap);
 
-/* Rewrites the settings' value texts from cwi_pol and in->impl. */
-CWI_HIDDEN void cwi_tuning_refresh(struct cw_info *in);
-/* The source of setting name ("table", "file", "env", "api"), NULL for
- * a name that is no setting. */
-CWI_HIDDEN const char *cwi_tuning_source(const char *name);
-/* Keeps the policy and the sources in force as the start-up ones that
- * cw_settings_restore() puts back. Once, at the end of cwi_init. */
-CWI_HIDDEN void cwi_tuning_keep_startup(void);
-/* Marks setting name as coming from source ("env", "api", ...). */
-CWI_HIDDEN void cwi_tuning_set_source(const char *name, const char *source);
-
-/* ---- Global state (src/dispatch.c) ---- */
-/* Ensure the one-time initialisation (CPU detection, options, selection)
- * has run. Cheap after the first call. */
+/* ---- Start-up (src/startup.c) ---- */
+/* Ensure the one-time initialisation (CPU detection, the policy, the
+ * implementation) has run. Cheap after the first call. */
 CWI_HIDDEN void cwi_init(void);
 CWI_HIDDEN extern struct cw_info cwi_info;
-/* For a tool that changes cwi_pol after initialisation (cwbench tune, which
- * links the static library): puts the new policy in force for every entry
- * point (cw_memcpy's own copy of the streaming threshold, cw_info's
- * settings). Copies running meanwhile may see either policy. */
-CWI_HIDDEN void cwi_policy_republish(void);
+/* Held while cw_info's implementation, threshold and settings change
+ * after start-up. */
+CWI_HIDDEN extern pthread_mutex_t cwi_info_lock;
+/* For cw_settings_apply/restore, which changed cwi_pol: switches off what
+ * the CPU cannot run, chooses the write-back instruction again when
+ * flush_pref is no longer old_flush_pref, and puts the policy in force for
+ * every entry point (cw_memcpy's own copy of the streaming threshold,
+ * cw_info's settings). Copies running meanwhile may see either policy. */
+CWI_HIDDEN void cwi_policy_republish(int old_flush_pref);
+
+/* ---- The entry points' state (src/dispatch.c) ---- */
 CWI_HIDDEN const struct cwi_impl *cwi_active(void);
 /* The active row itself, NULL before initialisation (cwi_active() reads it
  * with acquire). cw_copy_safe's trampoline calls through it directly. */
 CWI_HIDDEN extern _Atomic(const struct cwi_impl *) cwi_active_row;
+/* The row called name, or NULL; whether this CPU runs it (after
+ * cwi_dispatch_setup). */
+CWI_HIDDEN const struct cwi_impl *cwi_impl_find(const char *name);
+CWI_HIDDEN int cwi_impl_runnable(const struct cwi_impl *impl);
+/* The CPU's features for the rows: fills cw_impl_list()'s list and
+ * returns the best runnable row. */
+CWI_HIDDEN const struct cwi_impl *cwi_dispatch_setup(uint32_t features);
+/* The streaming threshold the entry points compare with (at most
+ * CWI_MAX_COPY + 1). */
+CWI_HIDDEN void cwi_dispatch_set_threshold(size_t nt);
+/* Makes impl the active row of every entry point. */
+CWI_HIDDEN void cwi_dispatch_publish(const struct cwi_impl *impl);
 
 /* ---- Cache-line flushing (src/x86/flush.c, src/aarch64/flush.c; elsewhere
  * a no-op: src/flush_portable.c) ---- */

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* The per-CPU copy policy: every CPU-dependent decision of the kernels, as
- * data (docs/TUNING.md). Computed once at initialisation from a built-in
- * profile chosen by CPUID vendor, family and model (src/policy.c), then a
- * tuning file or profile name (CACHEWISE_TUNING, or the system-wide file),
- * then single CACHEWISE_* variables (src/tuning.c). The kernels read
- * cwi_pol; no CPU constant lives in a kernel. Internal, not installed. */
+ * data (docs/TUNING.md). Computed once, by the start-up pass of
+ * src/startup.c: a built-in profile chosen by CPUID vendor, family and
+ * model (src/profiles.c), or the one CACHEWISE_TUNING names; a tuning file
+ * over it (CACHEWISE_TUNING, or the system-wide file: src/tuning_file.c);
+ * single CACHEWISE_* variables over that (src/env.c); then what the CPU
+ * cannot run switched off. The settings' names, values and parsing:
+ * src/settings.c. The kernels read cwi_pol; no CPU constant lives in a
+ * kernel. Internal, not installed. */
 #ifndef CW_POLICY_H
 #define CW_POLICY_H
 
@@ -45,7 +48,7 @@ enum cwi_flush_pref {
     CWI_FLUSHPREF_DC_CVAC,
 };
 
-/* their names in settings, files and CACHEWISE_FLUSH (src/tuning.c) */
+/* their names in settings, files and CACHEWISE_FLUSH (src/settings.c) */
 extern const char *const cwi_flush_pref_names[] __attribute__((visibility("hidden")));
 
 /* How a partial cache line of whole aligned 4/8-byte words is persisted. */
@@ -85,8 +88,8 @@ struct cwi_policy {
     size_t parallel_threads;
 };
 
-/* The policy in force (src/policy.c). Written during initialisation only
- * (and by cwbench tune's candidates, through the static library). */
+/* The policy in force (src/settings.c). Written during initialisation only
+ * (and by cw_settings_apply/cw_settings_restore, a measuring tool's). */
 extern struct cwi_policy cwi_pol __attribute__((visibility("hidden")));
 
 /* A built-in profile: the policy of one CPU family, or a generic rule. */

@@ -9,8 +9,6 @@
 
 #include "internal.h"
 
-struct cwi_policy cwi_pol;
-
 #define KiB ((size_t)1 << 10)
 #define MiB ((size_t)1 << 20)
 

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Tuning files: reading one, its "key = value" lines, the CPU signature a
- * file written by `cwbench tune` carries, and the choice of a file from a
- * directory of per-CPU files (docs/TUNING.md, "Tuning files").
+ * file written by `cwbench tune` carries, which file is in force, and the
+ * choice of a file from a directory of per-CPU files (docs/TUNING.md,
+ * "Tuning files").
  *
  * Runs inside the library's one-time initialisation, possibly before
  * libc's constructors: open/read/getdents64 into static storage, nothing
  * allocated, no memcpy (the LD_PRELOAD shim may be what is initialising). */
-#define _GNU_SOURCE
+#define _GNU_SOURCE /* strerrordesc_np */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -248,6 +249,83 @@ int cwi_tuning_file_cpu(const char *path, const char *sig, char *found, size_t c
     if (strcmp(s.value, "any") == 0)
         return CWI_CPU_ANY;
     return same_words(s.value, sig) ? CWI_CPU_MATCH : CWI_CPU_OTHER;
+}
+
+/* ---- the file in force ---------------------------------------------------- */
+
+/* The profile names for a message: "intel-server, amd-zen3, ..." */
+static void profile_list(char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; cwi_profile_names[i] != NULL && len < cap; i++)
+        len +=
+            (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ", " : "", cwi_profile_names[i]);
+}
+
+static const char *read_error(int e)
+{
+    return e == EPERM    ? "not owned by root or writable by others"
+           : e == EINVAL ? "not a regular file"
+                         : strerrordesc_np(e);
+}
+
+/* A file whose "cpu" line names another CPU is not applied. 1: use it. */
+static int signature_fits(const char *path, const char *sig)
+{
+    char found[160];
+    if (cwi_tuning_file_cpu(path, sig, found, sizeof found) != CWI_CPU_OTHER)
+        return 1;
+    cwi_config_error("%s%s: measured on another CPU, ignored (cpu = %.60s)", CWI_PATH_TAIL(path),
+                     found);
+    return 0;
+}
+
+/* CACHEWISE_TUNING's file, or the matching file of its directory; without
+ * the variable, the matching file of CW_SYSTEM_TUNING_DIR, else
+ * CW_SYSTEM_TUNING_FILE (internal.h). */
+const char *cwi_tuning_file_choose(const char *env, const char *sig, int secure,
+                                   const struct cwi_profile **named, const char **source)
+{
+    static char path[CW_INFO_ERROR_LEN]; /* a file chosen from a directory */
+    *named = NULL;
+    *source = "env";
+    if (env != NULL && env[0] != '\0') {
+        if (strchr(env, '/') == NULL) {
+            if (cwi_profile_find(env) != NULL) {
+                *named = cwi_profile_find(env);
+            } else {
+                char names[200];
+                profile_list(names, sizeof names);
+                cwi_config_error("CACHEWISE_TUNING=\"%.60s\": no such profile (%s) and not "
+                                 "a path (a file is named with a '/': ./FILE)",
+                                 env, names);
+            }
+            return NULL;
+        }
+        if (cwi_tuning_file_read(env, 0) == 0)
+            return signature_fits(env, sig) ? env : NULL;
+        if (errno != EISDIR) {
+            cwi_config_error("CACHEWISE_TUNING=\"%.60s\": %s; ignored", env, read_error(errno));
+            return NULL;
+        }
+        if (cwi_tuning_dir_choose(env, sig, 0, path, sizeof path) == 0)
+            return path;
+        cwi_config_error("CACHEWISE_TUNING=\"%.60s\": %s; ignored", env,
+                         errno == ESRCH ? "no *.conf file there was measured on this CPU"
+                                        : read_error(errno));
+        return NULL;
+    }
+    *source = "system";
+    if (cwi_tuning_dir_choose(CW_SYSTEM_TUNING_DIR, sig, secure, path, sizeof path) == 0)
+        return path;
+    if (errno != ENOENT && errno != ESRCH)
+        cwi_config_error("%s: %s; ignored", CW_SYSTEM_TUNING_DIR, read_error(errno));
+    if (cwi_tuning_file_read(CW_SYSTEM_TUNING_FILE, secure) == 0)
+        return signature_fits(CW_SYSTEM_TUNING_FILE, sig) ? CW_SYSTEM_TUNING_FILE : NULL;
+    if (errno != ENOENT)
+        cwi_config_error("%s: %s; ignored", CW_SYSTEM_TUNING_FILE, read_error(errno));
+    return NULL;
 }
 
 /* ---- a directory of per-CPU files ---------------------------------------- */

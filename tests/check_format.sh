@@ -14,11 +14,14 @@ files=(
     src/aarch64/neon.c
     src/cpu.c
     src/cpu_portable.c
+    src/env.c
     src/flush_portable.c
     src/generic.c
     src/ladder_blocks.h
     src/safe_generic.c
     src/safe_signals.c
+    src/settings.c
+    src/startup.c
     src/tuning_file.c
     src/x86/avx2.c
     src/x86/avx512.c

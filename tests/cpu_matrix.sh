@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The x86-64 CPU matrix: the correctness tests of an x86-64 build run under
 # qemu-x86_64 -cpu MODEL, one model per row of the table below, so that
-# every row of the policy table (src/policy.c: the CPUs the profiles are
+# every row of the policy table (src/profiles.c: the CPUs the profiles are
 # chosen for, and the generic rows) and every ISA step qemu can execute
 # (SSE2 only, AVX without AVX2, AVX2) is seen by the library's detection,
 # dispatch and kernels, whatever CPU the host has.
