@@ -37,6 +37,7 @@
 #include "platform/machine.h"
 #include "platform/memory.h"
 #include "results/stats.h"
+#include "tune/candidates.h"
 #include "tune/tune.h"
 #include "cachewise.h"
 
@@ -51,123 +52,6 @@
 
 #define KiB ((size_t)1 << 10)
 #define MiB ((size_t)1 << 20)
-#define MAX_CANDS 8
-
-/* The settings the tuner decides, as numbers: each enum is the index of its
- * value in the setting's names (docs/TUNING.md), as the library numbers
- * them. */
-enum { REP_OFF, REP_ALIGNED, REP_ALIGN_DST };
-enum { PF_T0, PF_T1, PF_T2, PF_NTA };
-enum { STREAM_NT, STREAM_REP };
-enum { PERSIST_MOVNTI, PERSIST_CLWB };
-
-struct policy {
-    size_t nt_threshold;
-    int rep_mode;
-    size_t rep_min, rep_max;
-    size_t stream_pf_dist;
-    int stream_pf_hint;
-    int stream_method;
-    size_t stream_rep_min;
-    int src_mode; /* bit 0 prefetchnta, bit 1 flush */
-    size_t src_pf_dist, src_flush_back;
-    int persist_small;
-    size_t parallel_threads;
-};
-
-static const char *const rep_names[] = {"off", "aligned", "align-dst", NULL};
-static const char *const hint_name[] = {"t0", "t1", "t2", "nta", NULL};
-static const char *const stream_names[] = {"nt-stores", "rep-movsb", NULL};
-static const char *const src_names[] = {"none", "prefetchnta", "flush", "both", NULL};
-static const char *const persist_names[] = {"movnti", "clwb", NULL};
-
-/* The policy as "key value" pairs in the tuning file's spelling, in the
- * order of tune_keys. */
-static void policy_rows(const struct policy *p, char v[TUNE_N_KEYS][32])
-{
-    char b[32];
-#define SZ(i, x) snprintf(v[i], 32, "%s", tune_size_text((x), b))
-    SZ(0, p->nt_threshold);
-    snprintf(v[1], 32, "%s", rep_names[p->rep_mode]);
-    SZ(2, p->rep_min);
-    SZ(3, p->rep_max);
-    SZ(4, p->stream_pf_dist);
-    snprintf(v[5], 32, "%s", hint_name[p->stream_pf_hint & 3]);
-    snprintf(v[6], 32, "%s", stream_names[p->stream_method]);
-    SZ(7, p->stream_rep_min);
-    snprintf(v[8], 32, "%s", src_names[p->src_mode & 3]);
-    SZ(9, p->src_pf_dist);
-    SZ(10, p->src_flush_back);
-    snprintf(v[11], 32, "%s", persist_names[p->persist_small]);
-    snprintf(v[12], 32, "%zu", p->parallel_threads);
-#undef SZ
-}
-
-/* The value of setting tune_keys[k] (the library's spelling) into p. */
-static int policy_set(struct policy *p, int k, const char *text)
-{
-    static const char *const *const names[TUNE_N_KEYS] = {
-        NULL, rep_names, NULL, NULL, NULL, hint_name, stream_names, NULL, src_names, NULL, NULL,
-        persist_names, NULL};
-    size_t *const sizes[TUNE_N_KEYS] = {&p->nt_threshold,   NULL, &p->rep_min, &p->rep_max,
-                                        &p->stream_pf_dist, NULL, NULL,        &p->stream_rep_min,
-                                        NULL,               &p->src_pf_dist,   &p->src_flush_back,
-                                        NULL,               &p->parallel_threads};
-    int *const enums[TUNE_N_KEYS] = {NULL, &p->rep_mode, NULL, NULL, NULL, &p->stream_pf_hint,
-                                     &p->stream_method, NULL, &p->src_mode, NULL, NULL,
-                                     &p->persist_small, NULL};
-    if (sizes[k] != NULL)
-        return cwb_parse_size(text, sizes[k]);
-    for (int i = 0; names[k][i] != NULL; i++)
-        if (strcmp(names[k][i], text) == 0) {
-            *enums[k] = i;
-            return 0;
-        }
-    return -1;
-}
-
-/* The policy settings[] (cw_get_info()'s, or its CPU's profile's) give. */
-static int policy_read(struct policy *p, const struct cw_setting *settings, int n)
-{
-    memset(p, 0, sizeof *p);
-    for (int k = 0; k < TUNE_N_KEYS; k++) {
-        int i = 0;
-        while (i < n && strcmp(settings[i].name, tune_keys[k]) != 0)
-            i++;
-        if (i == n || policy_set(p, k, settings[i].value) != 0) {
-            fprintf(stderr, "cwbench tune: the library's setting %s is %s\n", tune_keys[k],
-                    i == n ? "missing" : settings[i].value);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* The policy in force for every entry point, as a tuning file's lines. */
-static void policy_apply(const struct policy *p)
-{
-    char v[TUNE_N_KEYS][32], text[TUNE_N_KEYS * 64], err[200];
-    policy_rows(p, v);
-    size_t len = 0;
-    for (int k = 0; k < TUNE_N_KEYS; k++)
-        len += (size_t)snprintf(text + len, sizeof text - len, "%s = %s\n", tune_keys[k], v[k]);
-    if (cw_settings_apply(text, err, sizeof err) != 0) {
-        fprintf(stderr, "cwbench tune: the library refused a candidate policy: %s\n", err);
-        exit(1);
-    }
-}
-
-struct cand {
-    struct cwb_routine rt;
-    struct policy pol;
-    char name[48];
-};
-
-/* The candidate's policy in force before its batch. */
-static void cand_prepare(const void *ctx)
-{
-    policy_apply(&((const struct cand *)ctx)->pol);
-}
 
 static void *op_temporal(void *d, const void *s, size_t n)
 {
@@ -190,69 +74,6 @@ static void *op_persist(void *d, const void *s, size_t n)
 }
 #endif
 
-static void cand_set(struct cand *c, const char *name, cwb_copy_fn op,
-                     const struct policy *pol)
-{
-    memset(c, 0, sizeof *c);
-    snprintf(c->name, sizeof c->name, "%s", name);
-    c->pol = *pol;
-    c->rt.name = c->name;
-    c->rt.what = c->name;
-    c->rt.fn = op;
-    c->rt.prepare = cand_prepare;
-    c->rt.ctx = c;
-}
-
-/* One cell of nc candidates: medians (GB/s) and each candidate against
- * candidate 0 (ratio = candidate / candidate 0). */
-struct cell {
-    double med[MAX_CANDS];
-    struct cwb_cmp vs0[MAX_CANDS];
-    int ok;
-};
-
-static int measure_cell(struct cwb_engine *e, const struct cwb_spec *sp, struct cand *c,
-                        size_t nc, struct cell *out)
-{
-    const struct cwb_routine *rt[MAX_CANDS];
-    struct cwb_run runs[MAX_CANDS];
-    double *x[MAX_CANDS];
-    for (size_t i = 0; i < nc; i++)
-        rt[i] = &c[i].rt;
-    int rc = cwb_measure(e, sp, rt, nc, runs);
-    out->ok = rc == 0;
-    for (size_t i = 0; i < nc; i++) {
-        x[i] = malloc((runs[i].n + 1) * sizeof(double));
-        if (x[i] == NULL || runs[i].n == 0) {
-            out->ok = 0;
-            continue;
-        }
-        cwb_run_gbps(&runs[i], x[i], NULL);
-        out->med[i] = cwb_run_median_gbps(&runs[i]);
-    }
-    for (size_t i = 0; out->ok && i < nc; i++)
-        if (cwb_compare(x[0], runs[0].n, x[i], runs[i].n, 0.05, &out->vs0[i]) != 0)
-            out->ok = 0;
-    for (size_t i = 0; i < nc; i++) {
-        if (runs[i].failed)
-            fprintf(stderr, "cwbench tune: %s: %s\n", c[i].name, runs[i].err);
-        free(x[i]);
-        cwb_run_free(&runs[i]);
-    }
-    return out->ok ? 0 : -1;
-}
-
-static struct cwb_spec hot_spec(size_t n, int soff, int doff)
-{
-    struct cwb_spec sp;
-    memset(&sp, 0, sizeof sp);
-    sp.state = CWB_HOT;
-    sp.size = n;
-    sp.src_off = soff;
-    sp.dst_off = doff;
-    return sp;
-}
-
 static const char *sz(size_t n, char *buf)
 {
     return cwb_fmt_size(n, buf, 32);
@@ -266,7 +87,7 @@ static void say(const char *phase, size_t i, size_t n)
 /* ---- the decisions --------------------------------------------------------- */
 
 struct found {
-    struct policy pol;   /* what the measurements chose */
+    struct tune_policy pol;   /* what the measurements chose */
     char why[8][480];        /* one line of evidence per decision */
 };
 
@@ -288,33 +109,35 @@ static int tune_prefetch(struct cwb_engine *e, const struct tune_opts *t, struct
         {8 * KiB, PF_T2}, {4 * KiB, PF_T0}, {4 * KiB, PF_NTA},
     };
     size_t nopt = t->quick ? 2 : sizeof opt / sizeof opt[0];
-    struct cand c[MAX_CANDS];
+    struct tune_cand c[TUNE_MAX_CANDS];
     for (size_t i = 0; i < nopt; i++) {
-        struct policy p = f->pol;
+        struct tune_policy p = f->pol;
         char name[48];
-        p.stream_pf_dist = t->quick && i == 1 ? 4 * KiB : opt[i].dist;
-        p.stream_pf_hint = t->quick && i == 1 ? PF_T2 : opt[i].dist != 0 ? opt[i].hint : f->pol.stream_pf_hint;
-        if (p.stream_pf_dist == 0)
+        p.v[TK_STREAM_PREFETCH] = t->quick && i == 1 ? 4 * KiB : opt[i].dist;
+        p.v[TK_STREAM_HINT] = t->quick && i == 1     ? PF_T2
+                              : opt[i].dist != 0 ? (size_t)opt[i].hint
+                                                 : f->pol.v[TK_STREAM_HINT];
+        if (p.v[TK_STREAM_PREFETCH] == 0)
             snprintf(name, sizeof name, "no prefetch");
         else
-            snprintf(name, sizeof name, "%s %zuK", hint_insn[p.stream_pf_hint & 3],
-                     p.stream_pf_dist >> 10);
-        cand_set(&c[i], name, op_stream, &p);
+            snprintf(name, sizeof name, "%s %zuK", hint_insn[p.v[TK_STREAM_HINT] & 3],
+                     p.v[TK_STREAM_PREFETCH] >> 10);
+        tune_cand_set(&c[i], name, op_stream, &p);
     }
     struct cwb_spec sp;
     memset(&sp, 0, sizeof sp);
     sp.state = CWB_COLD;
     sp.size = t->big;
-    struct cell cl;
+    struct tune_cell cl;
     say("streaming prefetch", 1, 1);
-    if (measure_cell(e, &sp, c, nopt, &cl) != 0)
+    if (tune_measure_cell(e, &sp, c, nopt, &cl) != 0)
         return -1;
     size_t best = 0;
     for (size_t i = 1; i < nopt; i++)
         if (cl.vs0[i].significant && cl.vs0[i].ratio >= 1.02 && cl.med[i] > cl.med[best])
             best = i;
-    f->pol.stream_pf_dist = c[best].pol.stream_pf_dist;
-    f->pol.stream_pf_hint = c[best].pol.stream_pf_hint;
+    f->pol.v[TK_STREAM_PREFETCH] = c[best].pol.v[TK_STREAM_PREFETCH];
+    f->pol.v[TK_STREAM_HINT] = c[best].pol.v[TK_STREAM_HINT];
     char b[32];
     size_t len = (size_t)snprintf(f->why[0], sizeof f->why[0], "cold %s, GB/s:", sz(t->big, b));
     for (size_t i = 0; i < nopt && len < sizeof f->why[0]; i++)
@@ -334,18 +157,18 @@ static int tune_threshold(struct cwb_engine *e, const struct tune_opts *t, struc
     static const size_t quick[] = {256 * KiB, 1 * MiB};
     const size_t *sizes = t->quick ? quick : full;
     size_t ns = t->quick ? 2 : sizeof full / sizeof full[0];
-    struct policy p = f->pol;
-    p.rep_mode = REP_OFF; /* the vector loop: rep movsb is decided below the threshold */
-    struct cand c[2];
-    cand_set(&c[0], "temporal", op_temporal, &p);
-    cand_set(&c[1], "streaming", op_stream, &p);
+    struct tune_policy p = f->pol;
+    p.v[TK_REP_MOVSB] = REP_OFF; /* the vector loop: rep movsb is decided below the threshold */
+    struct tune_cand c[2];
+    tune_cand_set(&c[0], "temporal", op_temporal, &p);
+    tune_cand_set(&c[1], "streaming", op_stream, &p);
     double ratio[32];
     int worse[32], better[32];
     for (size_t i = 0; i < ns; i++) {
-        struct cwb_spec sp = hot_spec(sizes[i], 0, 0);
-        struct cell cl;
+        struct cwb_spec sp = tune_hot_spec(sizes[i], 0, 0);
+        struct tune_cell cl;
         say("streaming threshold", i + 1, ns);
-        if (measure_cell(e, &sp, c, 2, &cl) != 0)
+        if (tune_measure_cell(e, &sp, c, 2, &cl) != 0)
             return -1;
         ratio[i] = cl.vs0[1].ratio;
         worse[i] = cl.vs0[1].significant && cl.vs0[1].ratio < 0.98;
@@ -360,7 +183,7 @@ static int tune_threshold(struct cwb_engine *e, const struct tune_opts *t, struc
         if (better[i])
             pick = i;
     }
-    f->pol.nt_threshold = pick < ns ? sizes[pick] : 2 * sizes[ns - 1];
+    f->pol.v[TK_NT_THRESHOLD] = pick < ns ? sizes[pick] : 2 * sizes[ns - 1];
     char b[32];
     size_t len = (size_t)snprintf(f->why[1], sizeof f->why[1], "streaming/temporal hot:");
     for (size_t i = 0; i < ns && len < sizeof f->why[1]; i++)
@@ -382,29 +205,29 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
     size_t nall = t->quick ? 2 : sizeof full / sizeof full[0];
     size_t sizes[16], ns = 0;
     for (size_t i = 0; i < nall; i++)
-        if (all[i] < f->pol.nt_threshold)
+        if (all[i] < f->pol.v[TK_NT_THRESHOLD])
             sizes[ns++] = all[i];
     if (!have_erms || ns == 0) {
-        f->pol.rep_mode = REP_OFF;
+        f->pol.v[TK_REP_MOVSB] = REP_OFF;
         snprintf(f->why[2], sizeof f->why[2], "%s", have_erms ? "no size below the threshold"
                                                               : "this CPU has no ERMS");
         return 0;
     }
-    struct policy vec = f->pol, rep = f->pol;
-    vec.rep_mode = REP_OFF;
-    rep.rep_mode = REP_ALIGN_DST;
-    rep.rep_min = 0;
-    rep.rep_max = SIZE_MAX;
-    struct cand c[2];
-    cand_set(&c[0], "vector loop", op_temporal, &vec);
-    cand_set(&c[1], "rep movsb", op_temporal, &rep);
+    struct tune_policy vec = f->pol, rep = f->pol;
+    vec.v[TK_REP_MOVSB] = REP_OFF;
+    rep.v[TK_REP_MOVSB] = REP_ALIGN_DST;
+    rep.v[TK_REP_MIN] = 0;
+    rep.v[TK_REP_MAX] = SIZE_MAX;
+    struct tune_cand c[2];
+    tune_cand_set(&c[0], "vector loop", op_temporal, &vec);
+    tune_cand_set(&c[1], "rep movsb", op_temporal, &rep);
     double ra[16], rm[16];
     int wa[16], wm[16], win = 0;
     for (size_t i = 0; i < ns; i++) {
-        struct cell al, mis;
-        struct cwb_spec sa = hot_spec(sizes[i], 0, 0), sm = hot_spec(sizes[i], 5, 37);
+        struct tune_cell al, mis;
+        struct cwb_spec sa = tune_hot_spec(sizes[i], 0, 0), sm = tune_hot_spec(sizes[i], 5, 37);
         say("rep movsb window", i + 1, ns);
-        if (measure_cell(e, &sa, c, 2, &al) != 0 || measure_cell(e, &sm, c, 2, &mis) != 0)
+        if (tune_measure_cell(e, &sa, c, 2, &al) != 0 || tune_measure_cell(e, &sm, c, 2, &mis) != 0)
             return -1;
         ra[i] = al.vs0[1].ratio;
         rm[i] = mis.vs0[1].ratio;
@@ -425,9 +248,9 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
             lo = i;
     win = lo < ns;
     if (win) {
-        f->pol.rep_mode = REP_ALIGN_DST;
-        f->pol.rep_min = sizes[lo];
-        f->pol.rep_max = f->pol.nt_threshold;
+        f->pol.v[TK_REP_MOVSB] = REP_ALIGN_DST;
+        f->pol.v[TK_REP_MIN] = sizes[lo];
+        f->pol.v[TK_REP_MAX] = f->pol.v[TK_NT_THRESHOLD];
     } else {
         /* aligned only: the widest run of sizes where aligned buffers win */
         size_t best_lo = ns, best_len = 0;
@@ -442,11 +265,11 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
             i = j + 1;
         }
         if (best_len > 0) {
-            f->pol.rep_mode = REP_ALIGNED;
-            f->pol.rep_min = sizes[best_lo];
-            f->pol.rep_max = sizes[best_lo + best_len - 1];
+            f->pol.v[TK_REP_MOVSB] = REP_ALIGNED;
+            f->pol.v[TK_REP_MIN] = sizes[best_lo];
+            f->pol.v[TK_REP_MAX] = sizes[best_lo + best_len - 1];
         } else {
-            f->pol.rep_mode = REP_OFF;
+            f->pol.v[TK_REP_MOVSB] = REP_OFF;
         }
     }
     char b[32];
@@ -471,17 +294,17 @@ static int tune_stream_method(struct cwb_engine *e, const struct tune_opts *t, s
     static const size_t quick[] = {1 * MiB, 4 * MiB};
     const size_t *sizes = t->quick ? quick : full;
     size_t ns = t->quick ? 2 : 3;
-    f->pol.stream_method = STREAM_NT;
+    f->pol.v[TK_STREAM_METHOD] = STREAM_NT;
     if (!cpu->erms) {
         snprintf(f->why[5], sizeof f->why[5], "this CPU has no ERMS");
         return 0;
     }
-    struct policy nt = f->pol, rep = f->pol;
-    rep.stream_method = STREAM_REP;
-    rep.stream_rep_min = 0;
-    struct cand c[2];
-    cand_set(&c[0], "streaming stores", op_stream, &nt);
-    cand_set(&c[1], "rep movsb", op_stream, &rep);
+    struct tune_policy nt = f->pol, rep = f->pol;
+    rep.v[TK_STREAM_METHOD] = STREAM_REP;
+    rep.v[TK_STREAM_REP_MIN] = 0;
+    struct tune_cand c[2];
+    tune_cand_set(&c[0], "streaming stores", op_stream, &nt);
+    tune_cand_set(&c[1], "rep movsb", op_stream, &rep);
     double ratio[4];
     int win[4], lose[4];
     for (size_t i = 0; i < ns; i++) {
@@ -489,9 +312,9 @@ static int tune_stream_method(struct cwb_engine *e, const struct tune_opts *t, s
         memset(&sp, 0, sizeof sp);
         sp.state = CWB_COLD;
         sp.size = sizes[i];
-        struct cell cl;
+        struct tune_cell cl;
         say("streaming method", i + 1, ns + 1);
-        if (measure_cell(e, &sp, c, 2, &cl) != 0)
+        if (tune_measure_cell(e, &sp, c, 2, &cl) != 0)
             return -1;
         ratio[i] = cl.vs0[1].ratio;
         win[i] = cl.vs0[1].significant && ratio[i] >= 1.02;
@@ -526,8 +349,8 @@ static int tune_stream_method(struct cwb_engine *e, const struct tune_opts *t, s
     cwb_free_huge(v.base, vbytes);
     int keeps = ev_rep <= ev_nt + 0.05;
     if (keeps) {
-        f->pol.stream_method = STREAM_REP;
-        f->pol.stream_rep_min = n;
+        f->pol.v[TK_STREAM_METHOD] = STREAM_REP;
+        f->pol.v[TK_STREAM_REP_MIN] = n;
     }
     if (len < sizeof f->why[5])
         snprintf(f->why[5] + len, sizeof f->why[5] - len, "; evicted of a %s victim after %s: "
@@ -545,22 +368,23 @@ static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, str
 {
     static const char *const names[] = {"none", "prefetchnta", "flush", "both"};
     int nmode = cpu->clflushopt ? 4 : 2;
-    struct cand c[4];
+    struct tune_cand c[4];
     for (int m = 0; m < nmode; m++) {
-        struct policy p = f->pol;
-        p.src_mode = m;
-        cand_set(&c[m], names[m], op_src_noreuse, &p);
+        struct tune_policy p = f->pol;
+        p.v[TK_SRC_NOREUSE] = (size_t)m;
+        tune_cand_set(&c[m], names[m], op_src_noreuse, &p);
     }
     struct cwb_spec sp;
     memset(&sp, 0, sizeof sp);
     sp.state = CWB_COLD;
     sp.size = t->quick ? 1 * MiB : 16 * MiB;
-    struct cell cl;
+    struct tune_cell cl;
     say("CW_SRC_NOREUSE speed", 1, 2);
-    if (measure_cell(e, &sp, c, (size_t)nmode, &cl) != 0)
+    if (tune_measure_cell(e, &sp, c, (size_t)nmode, &cl) != 0)
         return -1;
 
-    size_t vbytes = cpu->l2_size != 0 ? cpu->l2_size / 4 : 256 * KiB, n = t->quick ? 1 * MiB : 4 * MiB;
+    size_t vbytes = cpu->l2_size != 0 ? cpu->l2_size / 4 : 256 * KiB;
+    size_t n = t->quick ? 1 * MiB : 4 * MiB;
     struct cwb_victim v;
     unsigned char *src = cwb_alloc_huge(n), *dst = cwb_alloc_huge(n);
     uint64_t rng = 7;
@@ -589,7 +413,7 @@ static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, str
             if (fr[m] < fr[best])
                 best = m;
     }
-    f->pol.src_mode = best;
+    f->pol.v[TK_SRC_NOREUSE] = (size_t)best;
     char b[32], b2[32], b3[32];
     size_t len = (size_t)snprintf(f->why[3], sizeof f->why[3],
                                   "cold %s GB/s, evicted fraction of a %s victim after %s "
@@ -611,20 +435,20 @@ static int tune_persist(struct cwb_engine *e, struct found *f, const struct cw_i
         snprintf(f->why[4], sizeof f->why[4], "this CPU cannot flush a line");
         return 0;
     }
-    struct policy a = f->pol, b = f->pol;
-    a.persist_small = PERSIST_MOVNTI;
-    b.persist_small = PERSIST_CLWB;
-    struct cand c[2];
-    cand_set(&c[0], "movnti", op_persist, &a);
-    cand_set(&c[1], "clwb", op_persist, &b);
+    struct tune_policy a = f->pol, b = f->pol;
+    a.v[TK_PERSIST_SMALL] = PERSIST_MOVNTI;
+    b.v[TK_PERSIST_SMALL] = PERSIST_CLWB;
+    struct tune_cand c[2];
+    tune_cand_set(&c[0], "movnti", op_persist, &a);
+    tune_cand_set(&c[1], "clwb", op_persist, &b);
     static const size_t sizes[] = {8, 16, 32};
     int clwb_wins = 0, movnti_wins = 0;
     size_t len = (size_t)snprintf(f->why[4], sizeof f->why[4], "clwb/movnti hot:");
     for (size_t i = 0; i < 3; i++) {
-        struct cwb_spec sp = hot_spec(sizes[i], 0, 0);
-        struct cell cl;
+        struct cwb_spec sp = tune_hot_spec(sizes[i], 0, 0);
+        struct tune_cell cl;
         say("small persists", i + 1, 3);
-        if (measure_cell(e, &sp, c, 2, &cl) != 0)
+        if (tune_measure_cell(e, &sp, c, 2, &cl) != 0)
             return -1;
         clwb_wins += cl.vs0[1].significant && cl.vs0[1].ratio > 1;
         movnti_wins += cl.vs0[1].significant && cl.vs0[1].ratio < 1;
@@ -632,9 +456,9 @@ static int tune_persist(struct cwb_engine *e, struct found *f, const struct cw_i
                                 cl.vs0[1].ratio);
     }
     if (clwb_wins >= 2)
-        f->pol.persist_small = PERSIST_CLWB;
+        f->pol.v[TK_PERSIST_SMALL] = PERSIST_CLWB;
     else if (movnti_wins >= 2)
-        f->pol.persist_small = PERSIST_MOVNTI;
+        f->pol.v[TK_PERSIST_SMALL] = PERSIST_MOVNTI;
     return 0;
 }
 #else
@@ -652,8 +476,8 @@ static void keep_unmeasured(struct found *f)
                "kept"},
         {5, 0, "rep movsb is an x86 instruction; streaming stores"},
     };
-    f->pol.rep_mode = REP_OFF;
-    f->pol.stream_method = STREAM_NT;
+    f->pol.v[TK_REP_MOVSB] = REP_OFF;
+    f->pol.v[TK_STREAM_METHOD] = STREAM_NT;
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
 #ifdef TUNE_PREFETCH
         if (kept[i].prefetch)
@@ -673,13 +497,13 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
     const struct cw_info *in = cw_get_info();
     /* the CPU's features and caches: cw_info's */
     const struct cw_info *cpu = in;
-    struct policy builtin;
+    struct tune_policy builtin;
     struct found f;
     memset(&f, 0, sizeof f);
     /* start from the policy in force (CACHEWISE_TUNING=generic: generic);
      * beside it, the CPU's own profile */
-    if (policy_read(&f.pol, in->settings, in->n_settings) != 0 ||
-        policy_read(&builtin, in->cpu_profile_settings, in->n_settings) != 0)
+    if (tune_policy_read(&f.pol, in->settings, in->n_settings) != 0 ||
+        tune_policy_read(&builtin, in->cpu_profile_settings, in->n_settings) != 0)
         return 1;
     size_t pool = t->quick ? 16 * MiB : 4 * cwb_llc_bytes();
     if (pool < 4 * t->big)
@@ -712,8 +536,8 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
         rc = 1;
     }
     /* the thread count under the policy measured so far */
-    policy_apply(&f.pol);
-    if (rc == 0 && tune_parallel_threads(&e, t, &f.pol.parallel_threads, f.why[6],
+    tune_policy_apply(&f.pol);
+    if (rc == 0 && tune_parallel_threads(&e, t, &f.pol.v[TK_PARALLEL_THREADS], f.why[6],
                                          sizeof f.why[6]) != 0) {
         fprintf(stderr, "cwbench tune: a measurement failed\n");
         rc = 1;
@@ -724,8 +548,8 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
         return rc;
 
     char vf[TUNE_N_KEYS][32], vb[TUNE_N_KEYS][32];
-    policy_rows(&f.pol, vf);
-    policy_rows(&builtin, vb);
+    tune_policy_rows(&f.pol, vf);
+    tune_policy_rows(&builtin, vb);
     printf("\n%-26s %-14s %-14s %s\n", "setting", "measured", in->cpu_profile, "");
     for (int k = 0; k < TUNE_N_KEYS; k++)
         printf("%-26s %-14s %-14s %s\n", tune_keys[k], vf[k], vb[k],

@@ -31,6 +31,22 @@ const char *tune_size_text(size_t v, char buf[32]);
  * the profile it builds on. 0, or -1 after the message. */
 #define TUNE_N_KEYS 13
 extern const char *const tune_keys[TUNE_N_KEYS];
+/* their indexes */
+enum {
+    TK_NT_THRESHOLD,
+    TK_REP_MOVSB,
+    TK_REP_MIN,
+    TK_REP_MAX,
+    TK_STREAM_PREFETCH,
+    TK_STREAM_HINT,
+    TK_STREAM_METHOD,
+    TK_STREAM_REP_MIN,
+    TK_SRC_NOREUSE,
+    TK_SRC_PREFETCH,
+    TK_SRC_FLUSH_BEHIND,
+    TK_PERSIST_SMALL,
+    TK_PARALLEL_THREADS
+};
 /* The path `tune --install` writes in dir for this CPU (dir created if
  * missing). 0, or -1 after the message. */
 int tune_install_path(const char *dir, const struct cw_info *in, char *path, size_t cap);
