@@ -33,6 +33,6 @@ void cwi_cpu_detect(struct cwi_cpu *c)
     if (c->line == 0)
         c->line = 64;
     /* threads_sharing_l3 stays 0 where nothing said: cwi_cache_trust()
-     * (src/policy.c) must know that the sharing is unknown */
+     * (src/profiles.c) must know that the sharing is unknown */
     cwi_cache_trust(c);
 }

@@ -23,7 +23,7 @@
  * prefetch (PRFM, distance and hint) and CW_SRC_NOREUSE's source prefetch
  * (PRFM PLDL1STRM). The x86-only rules (rep movsb, clflushopt behind the
  * loads, movnti for partial lines) are switched off for this row at
- * initialisation (src/tuning.c). Nothing here was timed on Arm hardware
+ * initialisation (src/settings.c). Nothing here was timed on Arm hardware
  * (docs/RESULTS.md): the shape is the one measured on x86 and used by glibc
  * and the kernel on arm64. */
 #include <arm_neon.h>
