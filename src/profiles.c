@@ -65,9 +65,14 @@ static const struct cwi_profile profiles[] = {
         /* AMD EPYC Zen 5 guest (family 26 model 2, docs/RESULTS.md and
          * notes in docs/TUNING.md): streaming beats the temporal copy hot
          * from 16 MiB (1.12x; 0.74-0.89 at 8-12 MiB) = L3/2 of the 32 MiB
-         * CCD; rep movsb with the destination aligned wins from 32 KiB at
-         * either alignment (1.29-2.04x at 32-128 KiB, 1.17-1.38 at 512 KiB-
-         * 1.5 MiB; 0.50-0.94 below); above 16 MiB rep movsb is both the
+         * CCD; rep movsb with the destination aligned from 8 KiB at either
+         * alignment: from 32 KiB it wins wherever the bytes are (1.29-2.04x
+         * at 32-128 KiB, 1.17-1.38 at 512 KiB-1.5 MiB); at 8-16 KiB it is
+         * 1.00x glibc where they are in the L2 (random offsets, and xz's
+         * 8 KiB copies) against 0.80-0.85 for the vector loop, which no
+         * prefetch variant lifted, and costs the L1-hot copies their
+         * 1.5-1.6x (then 1.00); at 4 KiB the loop keeps its 1.6x hot for
+         * 0.90 in the L2; above 16 MiB rep movsb is both the
          * fastest copy (1.05-1.08x the streaming loops cold at 64-256 MiB)
          * and, at 64 MiB, the one that leaves most of an L2 victim in
          * place; every streaming prefetch cost 5-12%; CW_SRC_NOREUSE's
@@ -77,7 +82,7 @@ static const struct cwi_profile profiles[] = {
         .name = "amd-zen5",
         .measured = "docs/RESULTS.md, AMD EPYC family 26 model 2",
         .nt_level = 3, .nt_num = 1, .nt_den = 2,
-        .rep_mode = CWI_REP_ALIGN_DST, .rep_min = 32 * KiB, .rep_max = 0,
+        .rep_mode = CWI_REP_ALIGN_DST, .rep_min = 8 * KiB, .rep_max = 0,
         .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,
         .stream_method = CWI_STREAM_REP, .stream_rep_min = 16 * MiB,
         .src_mode = 0, .src_pf_dist = 2 * KiB, .src_flush_back = 512,
