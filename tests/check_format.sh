@@ -53,6 +53,7 @@ files=(
     tests/test_settings.c
     tests/test_threads.c
     tests/test_util.h
+    tests/test_check.h
 )
 
 clang_format=""

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_check.h"
 #include "base/format.h"
 #include "cmd/align.h"
 #include "cmd/common.h"
@@ -16,17 +17,7 @@
 #include "engine/routines.h"
 #include "platform/memory.h"
 
-static int failures;
 
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fputc('\n', stderr);                                                           \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
 
 static void *good(void *d, const void *s, size_t n)
 {
@@ -151,18 +142,18 @@ static void stack_tests(struct cwb_engine *e)
                 e->stack_at = forced;
                 size_t at = cwb_stack_offset(e, &sp);
                 spied_slot = SIZE_MAX;
-                CHECK(cwb_measure(e, &sp, one, 1, &run) == 0, "stack spy measured");
+                CWT_CHECK(cwb_measure(e, &sp, one, 1, &run) == 0, "stack spy measured");
                 cwb_run_free(&run);
-                CHECK(at < 4096 && at % 16 == 0 && (forced < 0 || at == (size_t)forced),
+                CWT_CHECK(at < 4096 && at % 16 == 0 && (forced < 0 || at == (size_t)forced),
                       "stack offset %zu (forced %d)", at, forced);
                 size_t lo = (at + CWB_PAGE - CWB_STACK_WINDOW) % CWB_PAGE;
-                CHECK(spied_slot != SIZE_MAX &&
+                CWT_CHECK(spied_slot != SIZE_MAX &&
                           (!STACK_PLACED_EXACTLY || (spied_slot - lo) % CWB_PAGE < CWB_STACK_WINDOW),
                       "%s %zu B: return address at page offset %zu, chosen %zu",
                       cwb_state_name(sp.state), sp.size, spied_slot, at);
                 if (forced < 0 && sp.state != CWB_RANDOM && sp.size <= 1000) {
                     size_t src = (CWB_SRC_BASE + 3) % CWB_PAGE, dst = (CWB_DST_BASE + 1) % CWB_PAGE;
-                    CHECK(!lines_meet(lo, CWB_STACK_WINDOW, src, sp.size) &&
+                    CWT_CHECK(!lines_meet(lo, CWB_STACK_WINDOW, src, sp.size) &&
                               !lines_meet(lo, CWB_STACK_WINDOW, dst, sp.size),
                           "%zu B: stack window at %zu meets a buffer", sp.size, lo);
                 }
@@ -175,7 +166,7 @@ static void stack_tests(struct cwb_engine *e)
 static void engine_tests(void)
 {
     struct cwb_engine e;
-    CHECK(cwb_engine_init(&e, (size_t)4 << 20, 3, 1e-6, 7) == 0, "engine init");
+    CWT_CHECK(cwb_engine_init(&e, (size_t)4 << 20, 3, 1e-6, 7) == 0, "engine init");
     const enum cwb_state states[] = {CWB_HOT, CWB_COLD, CWB_RANDOM};
     const size_t sizes[] = {1, 63, 4096, 100000};
     for (size_t si = 0; si < 3; si++) {
@@ -187,13 +178,13 @@ static void engine_tests(void)
                 rt[b + 1] = &r_bad[b];
             struct cwb_run runs[6];
             int rc = cwb_measure(&e, &sp, rt, 6, runs);
-            CHECK(rc == -1, "%s size %zu: broken routines not reported", cwb_state_name(sp.state),
+            CWT_CHECK(rc == -1, "%s size %zu: broken routines not reported", cwb_state_name(sp.state),
                   sp.size);
-            CHECK(!runs[0].failed && runs[0].n == 3 && runs[0].bytes > 0 && runs[0].calls > 0,
+            CWT_CHECK(!runs[0].failed && runs[0].n == 3 && runs[0].bytes > 0 && runs[0].calls > 0,
                   "%s size %zu: good routine: failed=%d n=%zu err=%s", cwb_state_name(sp.state),
                   sp.size, runs[0].failed, runs[0].n, runs[0].err);
             for (size_t b = 1; b < 6; b++)
-                CHECK(runs[b].failed && runs[b].n == 0 && strstr(runs[b].err, rt[b]->name),
+                CWT_CHECK(runs[b].failed && runs[b].n == 0 && strstr(runs[b].err, rt[b]->name),
                       "%s size %zu: %s not caught (n=%zu, err=%s)", cwb_state_name(sp.state),
                       sp.size, rt[b]->name, runs[b].n, runs[b].err);
             for (size_t b = 0; b < 6; b++)
@@ -207,11 +198,11 @@ static void engine_tests(void)
         struct cwb_spec sp3;
         struct cwb_run run3;
         spec_for(states[si], 63, &sp3);
-        CHECK(cwb_measure(&e, &sp3, sized, 1, &run3) == -1 && run3.failed,
+        CWT_CHECK(cwb_measure(&e, &sp3, sized, 1, &run3) == -1 && run3.failed,
               "%s: the one-size function was not the one timed", cwb_state_name(states[si]));
         cwb_run_free(&run3);
         spec_for(states[si], 4096, &sp3);
-        CHECK(cwb_measure(&e, &sp3, sized, 1, &run3) == 0 && !run3.failed,
+        CWT_CHECK(cwb_measure(&e, &sp3, sized, 1, &run3) == 0 && !run3.failed,
               "%s: for_size NULL did not fall back to fn (%s)", cwb_state_name(states[si]),
               run3.err);
         cwb_run_free(&run3);
@@ -221,7 +212,7 @@ static void engine_tests(void)
     spec_for(CWB_HOT, (size_t)8 << 20, &big);
     const struct cwb_routine *one[1] = {&r_good};
     struct cwb_run run;
-    CHECK(cwb_measure(&e, &big, one, 1, &run) == -1 && run.failed, "oversized cell accepted");
+    CWT_CHECK(cwb_measure(&e, &big, one, 1, &run) == -1 && run.failed, "oversized cell accepted");
     cwb_run_free(&run);
     /* One routine at two alignments, interleaved: each side's own cell,
      * and a broken side is caught without failing the other. */
@@ -238,11 +229,11 @@ static void engine_tests(void)
         const struct cwb_routine *rt3[3] = {&r_good, &r_good, &r_bad[1]};
         struct cwb_run runs3[3];
         int rc = cwb_measure_each(&e, sp2, rt3, 3, runs3);
-        CHECK(rc == -1 && runs3[2].failed && strstr(runs3[2].err, "overrun"),
+        CWT_CHECK(rc == -1 && runs3[2].failed && strstr(runs3[2].err, "overrun"),
               "%s: measure_each missed the overrun (%s)", cwb_state_name(states[si]),
               runs3[2].err);
         for (size_t b = 0; b < 2; b++)
-            CHECK(!runs3[b].failed && runs3[b].n == 3 && runs3[b].bytes == 4096.0 * runs3[b].calls,
+            CWT_CHECK(!runs3[b].failed && runs3[b].n == 3 && runs3[b].bytes == 4096.0 * runs3[b].calls,
                   "%s side %zu: failed=%d n=%zu err=%s", cwb_state_name(states[si]), b,
                   runs3[b].failed, runs3[b].n, runs3[b].err);
         for (size_t b = 0; b < 3; b++)
@@ -252,11 +243,11 @@ static void engine_tests(void)
     struct cwb_spec edge;
     spec_for(CWB_HOT, e.pool - 8192, &edge);
     edge.dst_off = 4095;
-    CHECK(cwb_measure(&e, &edge, one, 1, &run) == -1 && run.failed, "offset past the pool accepted");
+    CWT_CHECK(cwb_measure(&e, &edge, one, 1, &run) == -1 && run.failed, "offset past the pool accepted");
     cwb_run_free(&run);
     struct cwb_ceiling c;
     cwb_measure_ceiling(&e, (size_t)1 << 20, &c);
-    CHECK(c.read_gbps > 0 && c.write_gbps > 0 && c.ceiling_gbps <= c.read_gbps, "ceiling");
+    CWT_CHECK(c.read_gbps > 0 && c.write_gbps > 0 && c.ceiling_gbps <= c.read_gbps, "ceiling");
     stack_tests(&e);
     cwb_engine_free(&e);
 }
@@ -268,8 +259,8 @@ static void registry_tests(void)
 {
     size_t n_rt;
     const struct cwb_routine *rt = cwb_routines(&n_rt);
-    CHECK(n_rt >= 8, "registry has %zu routines", n_rt);
-    CHECK(cwb_routine_find("cw_memcpy") != NULL && cwb_routine_find("glibc_memcpy") != NULL &&
+    CWT_CHECK(n_rt >= 8, "registry has %zu routines", n_rt);
+    CWT_CHECK(cwb_routine_find("cw_memcpy") != NULL && cwb_routine_find("glibc_memcpy") != NULL &&
               cwb_routine_find("nope") == NULL && cwb_routine_find(NULL) == NULL,
           "cwb_routine_find");
     size_t cap = 70000;
@@ -290,15 +281,15 @@ static void registry_tests(void)
                     void *ret = rt[r].fn(dst + 64 + dof, src + so, n);
                     if (ret == NULL && strcmp(rt[r].name, "cw_copy_safe") == 0)
                         continue; /* not implemented yet: measured as n/a */
-                    CHECK(ret == dst + 64 + dof, "%s: return value", rt[r].name);
-                    CHECK(memcmp(dst, ref, cap + 128) == 0, "%s: wrong bytes, n=%zu so=%d do=%d",
+                    CWT_CHECK(ret == dst + 64 + dof, "%s: return value", rt[r].name);
+                    CWT_CHECK(memcmp(dst, ref, cap + 128) == 0, "%s: wrong bytes, n=%zu so=%d do=%d",
                           rt[r].name, n, so, dof);
                     /* the one-size function the timed loops call, where there is one */
                     cwb_copy_fn f = cwb_routine_fn(&rt[r], n);
                     if (f == rt[r].fn)
                         continue;
                     memset(dst, 0, cap + 128);
-                    CHECK(f(dst + 64 + dof, src + so, n) == dst + 64 + dof &&
+                    CWT_CHECK(f(dst + 64 + dof, src + so, n) == dst + 64 + dof &&
                               memcmp(dst, ref, cap + 128) == 0,
                           "%s: its %zu-byte function copies wrong", rt[r].name, n);
                 }
@@ -314,26 +305,26 @@ static void parse_tests(void)
 {
     size_t v;
     char buf[32];
-    CHECK(cwb_parse_size("4096", &v) == 0 && v == 4096, "4096");
-    CHECK(cwb_parse_size("4K", &v) == 0 && v == 4096, "4K");
-    CHECK(cwb_parse_size("64MiB", &v) == 0 && v == (64u << 20), "64MiB");
-    CHECK(cwb_parse_size("1g", &v) == 0 && v == (1u << 30), "1g");
-    CHECK(cwb_parse_size("0", &v) == 0 && v == 0, "0");
-    CHECK(cwb_parse_size("", &v) != 0, "empty");
-    CHECK(cwb_parse_size("-1", &v) != 0, "-1");
-    CHECK(cwb_parse_size("4X", &v) != 0, "4X");
-    CHECK(cwb_parse_size("4KB7", &v) != 0, "4KB7");
-    CHECK(cwb_parse_size("99999999999999999999", &v) != 0, "overflow");
-    CHECK(cwb_parse_size("99999999999999G", &v) != 0, "shift overflow");
-    CHECK(strcmp(cwb_fmt_size(64, buf, sizeof buf), "64 B") == 0, "%s", buf);
-    CHECK(strcmp(cwb_fmt_size(4096, buf, sizeof buf), "4 KiB") == 0, "%s", buf);
-    CHECK(strcmp(cwb_fmt_size((size_t)256 << 20, buf, sizeof buf), "256 MiB") == 0, "%s", buf);
-    CHECK(strcmp(cwb_fmt_size(1536, buf, sizeof buf), "1536 B") == 0, "%s", buf);
+    CWT_CHECK(cwb_parse_size("4096", &v) == 0 && v == 4096, "4096");
+    CWT_CHECK(cwb_parse_size("4K", &v) == 0 && v == 4096, "4K");
+    CWT_CHECK(cwb_parse_size("64MiB", &v) == 0 && v == (64u << 20), "64MiB");
+    CWT_CHECK(cwb_parse_size("1g", &v) == 0 && v == (1u << 30), "1g");
+    CWT_CHECK(cwb_parse_size("0", &v) == 0 && v == 0, "0");
+    CWT_CHECK(cwb_parse_size("", &v) != 0, "empty");
+    CWT_CHECK(cwb_parse_size("-1", &v) != 0, "-1");
+    CWT_CHECK(cwb_parse_size("4X", &v) != 0, "4X");
+    CWT_CHECK(cwb_parse_size("4KB7", &v) != 0, "4KB7");
+    CWT_CHECK(cwb_parse_size("99999999999999999999", &v) != 0, "overflow");
+    CWT_CHECK(cwb_parse_size("99999999999999G", &v) != 0, "shift overflow");
+    CWT_CHECK(strcmp(cwb_fmt_size(64, buf, sizeof buf), "64 B") == 0, "%s", buf);
+    CWT_CHECK(strcmp(cwb_fmt_size(4096, buf, sizeof buf), "4 KiB") == 0, "%s", buf);
+    CWT_CHECK(strcmp(cwb_fmt_size((size_t)256 << 20, buf, sizeof buf), "256 MiB") == 0, "%s", buf);
+    CWT_CHECK(strcmp(cwb_fmt_size(1536, buf, sizeof buf), "1536 B") == 0, "%s", buf);
     const struct cwb_routine *out[CWB_MAX_ROUTINES];
     size_t n;
-    CHECK(cwb_pick_routines("cw_memcpy,glibc_memcpy", NULL, out, &n) == 0 && n == 2, "pick");
-    CHECK(cwb_pick_routines("cw_memcpy,bogus", NULL, out, &n) == 2, "pick unknown");
-    CHECK(cwb_pick_routines("cw_memcpy,cw_memcpy", NULL, out, &n) == 2, "pick twice");
+    CWT_CHECK(cwb_pick_routines("cw_memcpy,glibc_memcpy", NULL, out, &n) == 0 && n == 2, "pick");
+    CWT_CHECK(cwb_pick_routines("cw_memcpy,bogus", NULL, out, &n) == 2, "pick unknown");
+    CWT_CHECK(cwb_pick_routines("cw_memcpy,cw_memcpy", NULL, out, &n) == 2, "pick twice");
 }
 
 /* Offset lists (sweep --align/--src-off/--dst-off, --ab --a-off). The
@@ -341,33 +332,33 @@ static void parse_tests(void)
 static void offset_tests(void)
 {
     static struct cwb_aligns a;
-    CHECK(cwb_parse_aligns("--align", "0:1-63", &a) == 0 && a.n == 63 && a.pair[0][0] == 0 &&
+    CWT_CHECK(cwb_parse_aligns("--align", "0:1-63", &a) == 0 && a.n == 63 && a.pair[0][0] == 0 &&
               a.pair[0][1] == 1 && a.pair[62][1] == 63, "0:1-63 gave %zu pairs", a.n);
-    CHECK(cwb_parse_aligns("--align", "1-2:3-4,0:0", &a) == 0 && a.n == 5 &&
+    CWT_CHECK(cwb_parse_aligns("--align", "1-2:3-4,0:0", &a) == 0 && a.n == 5 &&
               a.pair[1][0] == 1 && a.pair[1][1] == 4 && a.pair[2][0] == 2 && a.pair[4][1] == 0,
           "1-2:3-4,0:0");
-    CHECK(cwb_parse_aligns("--align", "0-63:0-63", &a) == 0 && a.n == 4096, "64x64");
-    CHECK(cwb_parse_aligns("--align", "4095:4095", &a) == 0 && a.n == 1, "4095");
+    CWT_CHECK(cwb_parse_aligns("--align", "0-63:0-63", &a) == 0 && a.n == 4096, "64x64");
+    CWT_CHECK(cwb_parse_aligns("--align", "4095:4095", &a) == 0 && a.n == 1, "4095");
     static const char *const bad[] = {"", "0", "0:", ":1", "0:1-", "0:5-1", "0:4096", "-1:0",
                                       "0:0,", ",0:0", "0:0,0:0", "0:1,0:0-3", "0-63:0-64",
                                       "+1:0", "0:1 ", "0:1:2", "0:0x1", "0:99999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CHECK(cwb_parse_aligns("--align", bad[i], &a) == 2, "--align '%s' accepted", bad[i]);
+        CWT_CHECK(cwb_parse_aligns("--align", bad[i], &a) == 2, "--align '%s' accepted", bad[i]);
     int v[CWB_MAX_OFF + 1];
     size_t n;
-    CHECK(cwb_parse_offlist("--dst-off", "1-63", v, &n) == 0 && n == 63 && v[62] == 63, "1-63");
-    CHECK(cwb_parse_offlist("--dst-off", "0,1,3,7-8", v, &n) == 0 && n == 5 && v[4] == 8, "list");
-    CHECK(cwb_parse_offlist("--dst-off", "1,1", v, &n) == 2, "duplicate offset");
-    CHECK(cwb_parse_offlist("--dst-off", "1:2", v, &n) == 2, "pair in offset list");
-    CHECK(cwb_offsets_to_aligns(NULL, "1-63", &a) == 0 && a.n == 63 && a.pair[5][0] == 0 &&
+    CWT_CHECK(cwb_parse_offlist("--dst-off", "1-63", v, &n) == 0 && n == 63 && v[62] == 63, "1-63");
+    CWT_CHECK(cwb_parse_offlist("--dst-off", "0,1,3,7-8", v, &n) == 0 && n == 5 && v[4] == 8, "list");
+    CWT_CHECK(cwb_parse_offlist("--dst-off", "1,1", v, &n) == 2, "duplicate offset");
+    CWT_CHECK(cwb_parse_offlist("--dst-off", "1:2", v, &n) == 2, "pair in offset list");
+    CWT_CHECK(cwb_offsets_to_aligns(NULL, "1-63", &a) == 0 && a.n == 63 && a.pair[5][0] == 0 &&
               a.pair[5][1] == 6, "--dst-off 1-63");
-    CHECK(cwb_offsets_to_aligns("0,1", "0-2", &a) == 0 && a.n == 6 && a.pair[3][0] == 1 &&
+    CWT_CHECK(cwb_offsets_to_aligns("0,1", "0-2", &a) == 0 && a.n == 6 && a.pair[3][0] == 1 &&
               a.pair[3][1] == 0, "src x dst");
     int s, d;
-    CHECK(cwb_parse_pair("--a-off", "3:61", &s, &d) == 0 && s == 3 && d == 61, "pair");
-    CHECK(cwb_parse_pair("--a-off", "0:1-2", &s, &d) == 2, "range as pair");
-    CHECK(cwb_parse_pair("--a-off", "7", &s, &d) == 2, "lone offset as pair");
-    CHECK(cwb_colw("1.0 ±2%", 12) == 13 && cwb_colw("abc", 5) == 5, "cwb_colw");
+    CWT_CHECK(cwb_parse_pair("--a-off", "3:61", &s, &d) == 0 && s == 3 && d == 61, "pair");
+    CWT_CHECK(cwb_parse_pair("--a-off", "0:1-2", &s, &d) == 2, "range as pair");
+    CWT_CHECK(cwb_parse_pair("--a-off", "7", &s, &d) == 2, "lone offset as pair");
+    CWT_CHECK(cwb_colw("1.0 ±2%", 12) == 13 && cwb_colw("abc", 5) == 5, "cwb_colw");
 }
 
 int main(void)
@@ -376,8 +367,8 @@ int main(void)
     offset_tests();
     registry_tests();
     engine_tests();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
+    if (cwt_failures) {
+        fprintf(stderr, "%ld check(s) failed\n", cwt_failures);
         return 1;
     }
     printf("cwbench engine: all checks passed\n");

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared helpers of the tests (the core tests and tests/safe/): failure
- * reporting, seeded RNGs, the contract of which implementation a CPU must
- * be able to run, and the check every per-implementation test makes before
- * it starts (CACHEWISE_IMPL). Header-only; each test is a single
+ * reporting and the small RNGs (test_check.h), the seeded process RNG,
+ * the contract of which implementation a CPU must be able to run, and
+ * the check every per-implementation test makes before it starts
+ * (CACHEWISE_IMPL). Header-only; each test is a single
  * translation unit. */
 #ifndef CW_TESTS_TEST_UTIL_H
 #define CW_TESTS_TEST_UTIL_H
@@ -18,61 +19,9 @@
 #include <unistd.h>
 
 #include "cachewise.h"
+#include "test_check.h"
 
 #define CWT_SKIP 77 /* CTest SKIP_RETURN_CODE */
-
-static long cwt_failures;
-
-/* Report a failure at file:line (the failed condition too, where cond is
- * not NULL) and keep going: one run shows every broken size class, but a
- * systematically broken kernel must not print a million lines. Called
- * through cwt_fail() and CWT_CHECK(). */
-__attribute__((format(printf, 4, 5), unused)) static void
-cwt_fail_at(const char *file, int line, const char *cond, const char *fmt, ...)
-{
-    if (++cwt_failures <= 25) {
-        va_list ap;
-        va_start(ap, fmt);
-        printf("FAIL: %s:%d: ", file, line);
-        if (cond != NULL)
-            printf("check failed: %s: ", cond);
-        vprintf(fmt, ap);
-        fputc('\n', stdout);
-        va_end(ap);
-    } else if (cwt_failures == 26) {
-        puts("FAIL: (further failures not printed)");
-    }
-    fflush(stdout);
-}
-
-/* cwt_fail(fmt, ...): a failure, reported with the caller's file:line. */
-#define cwt_fail(...) cwt_fail_at(__FILE__, __LINE__, NULL, __VA_ARGS__)
-
-/* CWT_CHECK(cond, fmt, ...): a failure unless cond holds. */
-#define CWT_CHECK(cond, ...)                                                                     \
-    do {                                                                                         \
-        if (!(cond))                                                                             \
-            cwt_fail_at(__FILE__, __LINE__, #cond, __VA_ARGS__);                                 \
-    } while (0)
-
-/* splitmix64: tiny, full-period, good enough to pick sizes and offsets.
- * Advances *state; for a generator per thread. */
-__attribute__((unused)) static uint64_t cwt_splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* xorshift64 (13, 7, 17): *state (never 0) advanced and returned. */
-__attribute__((unused)) static uint64_t cwt_xorshift64(uint64_t *state)
-{
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    return *state;
-}
 
 /* The process-wide generator, seeded by cwt_seed(). */
 static uint64_t cwt_rng_state;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests for programs/cwbench/engine/dist.c: good and malformed
  * size-distribution files, the sampler and the RNG. */
+#include "../test_check.h"
 #include "engine/dist.h"
 #include "engine/measure.h"
 
@@ -10,11 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures;
 static char dir[] = "/tmp/cwb_test_dist.XXXXXX";
 
-#define CHECK(cond) do { if (!(cond)) { failures++; \
-    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
 
 static const char *write_file(const char *name, const char *text, size_t len)
 {
@@ -38,10 +36,10 @@ static void expect_error(const char *text, const char *suffix)
     struct cwb_dist d;
     snprintf(want, sizeof want, "%s%s", path, suffix);
     int rc = cwb_dist_load(&d, path, err, sizeof err);
-    CHECK(rc == -1);
-    CHECK(d.n == 0 && d.sizes == NULL && d.cum == NULL);
+    CWT_EXPECT(rc == -1);
+    CWT_EXPECT(d.n == 0 && d.sizes == NULL && d.cum == NULL);
     if (rc != -1 || strcmp(err, want) != 0) {
-        failures++;
+        cwt_failures++;
         fprintf(stderr, "for %s\n  got:  %s\n  want: %s\n", text, rc == -1 ? err : "(success)",
                 want);
     }
@@ -55,19 +53,19 @@ static void test_good(const char *datadir)
     char path[512], err[512];
     struct cwb_dist d;
     snprintf(path, sizeof path, "%s/good.sizes", datadir);
-    CHECK(cwb_dist_load(&d, path, err, sizeof err) == 0);
+    CWT_EXPECT(cwb_dist_load(&d, path, err, sizeof err) == 0);
     /* good.sizes: 0:1, 8:2 (+ a zero line), 64:1, 4096:6 listed twice as
      * 3 + 3, 1 GiB with 0 (dropped); total 10. */
-    CHECK(d.n == 5);
+    CWT_EXPECT(d.n == 5);
     if (d.n == 5) {
         const size_t sizes[] = {0, 8, 64, 4096, 4096};
         const double cum[] = {0.1, 0.3, 0.4, 0.7, 1.0};
         for (size_t i = 0; i < 5; i++) {
-            CHECK(d.sizes[i] == sizes[i]);
-            CHECK(fabs(d.cum[i] - cum[i]) < 1e-12);
+            CWT_EXPECT(d.sizes[i] == sizes[i]);
+            CWT_EXPECT(fabs(d.cum[i] - cum[i]) < 1e-12);
         }
-        CHECK(d.cum[4] == 1.0);
-        CHECK(fabs(d.mean_size - (8 * 2 + 64 + 4096 * 6) / 10.0) < 1e-9);
+        CWT_EXPECT(d.cum[4] == 1.0);
+        CWT_EXPECT(fabs(d.mean_size - (8 * 2 + 64 + 4096 * 6) / 10.0) < 1e-9);
         /* Deterministic draws: the frequencies follow the file. */
         uint64_t rng = 42;
         size_t counts[4] = {0};
@@ -75,25 +73,25 @@ static void test_good(const char *datadir)
         for (int i = 0; i < draws; i++) {
             size_t s = cwb_dist_sample(&d, &rng);
             int k = s == 0 ? 0 : s == 8 ? 1 : s == 64 ? 2 : s == 4096 ? 3 : -1;
-            CHECK(k >= 0);
+            CWT_EXPECT(k >= 0);
             if (k < 0)
                 break;
             counts[k]++;
         }
         const double want[] = {0.1, 0.2, 0.1, 0.6};
         for (int k = 0; k < 4; k++)
-            CHECK(fabs((double)counts[k] / draws - want[k]) < 0.005);
+            CWT_EXPECT(fabs((double)counts[k] / draws - want[k]) < 0.005);
         cwb_dist_free(&d);
     }
-    CHECK(d.n == 0 && d.sizes == NULL);
-    CHECK(cwb_dist_sample(&d, &(uint64_t){1}) == 0);  /* empty: no crash */
+    CWT_EXPECT(d.n == 0 && d.sizes == NULL);
+    CWT_EXPECT(cwb_dist_sample(&d, &(uint64_t){1}) == 0);  /* empty: no crash */
 
     /* The largest size allowed, CRLF line ends and a single entry. */
     const char *p = write_file("max.sizes", "1073741824\t3\r\n", 14);
-    CHECK(cwb_dist_load(&d, p, err, sizeof err) == 0);
-    CHECK(d.n == 1 && d.sizes[0] == (size_t)1 << 30 && d.cum[0] == 1.0);
+    CWT_EXPECT(cwb_dist_load(&d, p, err, sizeof err) == 0);
+    CWT_EXPECT(d.n == 1 && d.sizes[0] == (size_t)1 << 30 && d.cum[0] == 1.0);
     uint64_t rng = 7;
-    CHECK(cwb_dist_sample(&d, &rng) == (size_t)1 << 30);
+    CWT_EXPECT(cwb_dist_sample(&d, &rng) == (size_t)1 << 30);
     cwb_dist_free(&d);
     unlink(p);
 }
@@ -120,30 +118,30 @@ static void test_malformed(void)
     const char *path = write_file("nul.sizes", nul, sizeof nul - 1);
     char err[512], want[512];
     struct cwb_dist d;
-    CHECK(cwb_dist_load(&d, path, err, sizeof err) == -1);
+    CWT_EXPECT(cwb_dist_load(&d, path, err, sizeof err) == -1);
     snprintf(want, sizeof want, "%s:2: NUL byte in line (not a text file?)", path);
-    CHECK(strcmp(err, want) == 0);
+    CWT_EXPECT(strcmp(err, want) == 0);
     unlink(path);
 
     snprintf(want, sizeof want, "%s/missing.sizes", dir);
-    CHECK(cwb_dist_load(&d, want, err, sizeof err) == -1);
-    CHECK(strstr(err, "missing.sizes: cannot open: No such file or directory") != NULL);
-    CHECK(cwb_dist_load(&d, dir, err, sizeof err) == -1);  /* a directory */
-    CHECK(strstr(err, "read error") != NULL);
+    CWT_EXPECT(cwb_dist_load(&d, want, err, sizeof err) == -1);
+    CWT_EXPECT(strstr(err, "missing.sizes: cannot open: No such file or directory") != NULL);
+    CWT_EXPECT(cwb_dist_load(&d, dir, err, sizeof err) == -1);  /* a directory */
+    CWT_EXPECT(strstr(err, "read error") != NULL);
     /* A small error buffer truncates. */
     char small[10];
-    CHECK(cwb_dist_load(&d, want, small, sizeof small) == -1 && strlen(small) == 9);
+    CWT_EXPECT(cwb_dist_load(&d, want, small, sizeof small) == -1 && strlen(small) == 9);
 }
 
 static void test_rng(void)
 {
     /* splitmix64 reference output for seed 0. */
     uint64_t s = 0;
-    CHECK(cwb_rng_next(&s) == 0xe220a8397b1dcdafull);
-    CHECK(cwb_rng_next(&s) == 0x6e789e6aa1b965f4ull);
+    CWT_EXPECT(cwb_rng_next(&s) == 0xe220a8397b1dcdafull);
+    CWT_EXPECT(cwb_rng_next(&s) == 0x6e789e6aa1b965f4ull);
     uint64_t a = 12345, b = 12345;
     for (int i = 0; i < 100; i++)
-        CHECK(cwb_rng_next(&a) == cwb_rng_next(&b));
+        CWT_EXPECT(cwb_rng_next(&a) == cwb_rng_next(&b));
 }
 
 static int same_call(const struct cwb_call *a, const struct cwb_call *b)
@@ -172,7 +170,7 @@ static void test_draw(void)
     char err[256];
     const char *text = "8 0.5\n64 0.25\n304 0.25\n";
     const char *path = write_file("seq.sizes", text, strlen(text));
-    CHECK(cwb_dist_load(&d, path, err, sizeof err) == 0);
+    CWT_EXPECT(cwb_dist_load(&d, path, err, sizeof err) == 0);
     unlink(path);
     size_t n = (size_t)1 << 16, span = 48 << 10, counts[3] = {0, 0, 0};
     struct cwb_call *c = malloc(n * sizeof *c);
@@ -184,23 +182,23 @@ static void test_draw(void)
         in_range &= c[i].soff < span && c[i].doff < span;
         aligns |= (uint64_t)1 << (c[i].doff % 64);
     }
-    CHECK(in_range);
-    CHECK(aligns == ~(uint64_t)0);
-    CHECK(fabs((double)counts[0] / (double)n - 0.5) < 0.01);
-    CHECK(fabs((double)counts[2] / (double)n - 0.25) < 0.01);
-    CHECK(period(c, n) == 0);
+    CWT_EXPECT(in_range);
+    CWT_EXPECT(aligns == ~(uint64_t)0);
+    CWT_EXPECT(fabs((double)counts[0] / (double)n - 0.5) < 0.01);
+    CWT_EXPECT(fabs((double)counts[2] / (double)n - 0.25) < 0.01);
+    CWT_EXPECT(period(c, n) == 0);
     /* the checker itself finds a period: the old 4096-call replay */
     for (size_t i = 4096; i < n; i++)
         c[i] = c[i - 4096];
-    CHECK(period(c, n) == 4096);
+    CWT_EXPECT(period(c, n) == 4096);
     free(c);
 
     /* A one-size distribution (--ab --state random). */
     struct cwb_dist one;
-    CHECK(cwb_dist_fixed(&one, 4096) == 0 && one.n == 1 && one.mean_size == 4096);
+    CWT_EXPECT(cwb_dist_fixed(&one, 4096) == 0 && one.n == 1 && one.mean_size == 4096);
     struct cwb_call k[64];
     cwb_dist_draw(&one, k, 64, 1, &rng);
-    CHECK(k[0].n == 4096 && k[63].n == 4096 && k[5].soff == 0 && k[5].doff == 0);
+    CWT_EXPECT(k[0].n == 4096 && k[63].n == 4096 && k[5].soff == 0 && k[5].doff == 0);
     cwb_dist_free(&one);
     cwb_dist_free(&d);
 }
@@ -209,37 +207,37 @@ static void test_draw(void)
 static void test_seq(void)
 {
     struct cwb_dist d;
-    CHECK(cwb_dist_fixed(&d, 100) == 0);
+    CWT_EXPECT(cwb_dist_fixed(&d, 100) == 0);
     struct cwb_seq s, t;
     size_t n = 4096;
-    CHECK(cwb_seq_init(&s, &d, n, 1 << 15, 3) == 0);
-    CHECK(cwb_seq_init(&t, &d, n, 1 << 15, 3) == 0);
-    CHECK(s.n == n && s.draws == 1 && memcmp(s.calls, t.calls, n * sizeof *s.calls) == 0);
+    CWT_EXPECT(cwb_seq_init(&s, &d, n, 1 << 15, 3) == 0);
+    CWT_EXPECT(cwb_seq_init(&t, &d, n, 1 << 15, 3) == 0);
+    CWT_EXPECT(s.n == n && s.draws == 1 && memcmp(s.calls, t.calls, n * sizeof *s.calls) == 0);
     struct cwb_call *prev = malloc(n * sizeof *prev);
     memcpy(prev, s.calls, n * sizeof *prev);
     cwb_seq_before_batch(&s, 0); /* routine 0: the first sequence */
     cwb_seq_before_batch(&s, 1); /* routine 1, same round: the same one */
-    CHECK(s.draws == 1 && memcmp(prev, s.calls, n * sizeof *prev) == 0);
+    CWT_EXPECT(s.draws == 1 && memcmp(prev, s.calls, n * sizeof *prev) == 0);
     cwb_seq_before_batch(&s, 1); /* routine 1 again: a fresh sequence */
-    CHECK(s.draws == 2 && memcmp(prev, s.calls, n * sizeof *prev) != 0);
+    CWT_EXPECT(s.draws == 2 && memcmp(prev, s.calls, n * sizeof *prev) != 0);
     /* not a shifted copy of the last one either */
     size_t shared = 0;
     for (size_t i = 0; i < n; i++)
         shared += same_call(&prev[i], &s.calls[i]);
-    CHECK(shared < n / 100);
+    CWT_EXPECT(shared < n / 100);
     cwb_seq_before_batch(&s, 0); /* routine 0 has not run this one */
-    CHECK(s.draws == 2);
+    CWT_EXPECT(s.draws == 2);
     cwb_seq_before_batch(&s, 0);
-    CHECK(s.draws == 3 && s.batches == 5);
+    CWT_EXPECT(s.draws == 3 && s.batches == 5);
     /* A round of 3 routines, 10 rounds, in varying order: one draw per
      * round, and each routine meets a new sequence every batch. */
     unsigned long long d0 = s.draws;
     for (int r = 0; r < 10; r++)
         for (unsigned k = 0; k < 3; k++)
             cwb_seq_before_batch(&s, (k + (unsigned)r) % 3);
-    CHECK(s.draws - d0 == 10);
-    CHECK(cwb_seq_resize(&s, 2 * n) == 0 && s.n == 2 * n && period(s.calls, s.n) == 0);
-    CHECK(cwb_pow2_at_least(1) == 1 && cwb_pow2_at_least(65537) == 131072 &&
+    CWT_EXPECT(s.draws - d0 == 10);
+    CWT_EXPECT(cwb_seq_resize(&s, 2 * n) == 0 && s.n == 2 * n && period(s.calls, s.n) == 0);
+    CWT_EXPECT(cwb_pow2_at_least(1) == 1 && cwb_pow2_at_least(65537) == 131072 &&
           cwb_pow2_at_least(65536) == 65536);
     free(prev);
     cwb_seq_free(&s);
@@ -263,8 +261,8 @@ int main(int argc, char **argv)
     test_draw();
     test_seq();
     rmdir(dir);
-    if (failures) {
-        fprintf(stderr, "test_dist: %d check(s) failed\n", failures);
+    if (cwt_failures) {
+        fprintf(stderr, "test_dist: %ld check(s) failed\n", cwt_failures);
         return 1;
     }
     puts("test_dist: all checks passed");

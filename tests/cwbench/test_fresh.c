@@ -8,16 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../test_check.h"
 #include "engine/dist.h"
 #include "engine/fresh.h"
 #include "engine/measure.h"
 #include "engine/placement.h"
 #include "engine/routines.h"
 
-static int failures;
 
-#define CHECK(cond) do { if (!(cond)) { failures++; \
-    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
 
 #define MAX_LOG (1u << 23)
 #define MAX_BATCHES 4096
@@ -101,21 +99,21 @@ int main(void)
                                   .src_off = -1, .dst_off = -1};
     struct cwb_run runs[2];
     int wrapped = 1;
-    CHECK(cwb_measure_fresh(&e, sp, rt, 2, &seq, runs, &wrapped) == 0);
-    CHECK(!wrapped);
-    CHECK(runs[0].n == 5 && runs[1].n == 5);
+    CWT_EXPECT(cwb_measure_fresh(&e, sp, rt, 2, &seq, runs, &wrapped) == 0);
+    CWT_EXPECT(!wrapped);
+    CWT_EXPECT(runs[0].n == 5 && runs[1].n == 5);
     /* the batches never need more calls than the sequence holds */
-    CHECK(runs[0].calls <= seq.n && runs[1].calls <= seq.n && seq.n >= 4096);
+    CWT_EXPECT(runs[0].calls <= seq.n && runs[1].calls <= seq.n && seq.n >= 4096);
     size_t checked = 0, shared = 0;
     for (size_t b = 0; b < nbatch; b++) {
         if (batch[b].n < 16)
             continue; /* the calibration's first, tiny batches */
         checked++;
         const struct cwb_call *c = &calls[batch[b].start];
-        CHECK(period(c, batch[b].n) == 0);
+        CWT_EXPECT(period(c, batch[b].n) == 0);
         for (size_t k = 0; k < batch[b].n; k++)
             if (c[k].soff >= span || c[k].doff >= span || c[k].n > 1000) {
-                CHECK(!"a call outside the sequence's range");
+                CWT_EXPECT(!"a call outside the sequence's range");
                 break;
             }
         for (size_t o = 0; o < b; o++) {
@@ -125,21 +123,21 @@ int main(void)
             /* a routine meets each sequence once; the other routine may
              * run the same one in its round */
             if (batch[o].who == batch[b].who)
-                CHECK(!equal);
+                CWT_EXPECT(!equal);
             else
                 shared += (size_t)equal;
         }
     }
-    CHECK(checked >= 10);       /* 2 x 5 samples at least */
-    CHECK(shared >= 3);         /* rounds share their sequence */
-    CHECK(seq.draws >= checked / 2);
+    CWT_EXPECT(checked >= 10);       /* 2 x 5 samples at least */
+    CWT_EXPECT(shared >= 3);         /* rounds share their sequence */
+    CWT_EXPECT(seq.draws >= checked / 2);
     for (int j = 0; j < 2; j++)
         cwb_run_free(&runs[j]);
     cwb_engine_free(&e);
     cwb_seq_free(&seq);
     free(calls);
-    if (failures) {
-        fprintf(stderr, "test_fresh: %d check(s) failed\n", failures);
+    if (cwt_failures) {
+        fprintf(stderr, "test_fresh: %ld check(s) failed\n", cwt_failures);
         return 1;
     }
     printf("test_fresh: %zu batches checked, %zu shared by the two routines, %llu sequences "

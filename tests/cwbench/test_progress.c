@@ -6,6 +6,7 @@
  * --states hot,cold --routines cw_memcpy,glibc_memcpy` said "50% after 4 s,
  * ETA 4 s" and took 41 s (its 204 hot cells took 4 s, its 204 cold ones
  * 37 s). */
+#include "../test_check.h"
 #include "base/progress.h"
 #include "engine/estimate.h"
 #include "engine/measure.h"
@@ -15,10 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
 
-#define CHECK(cond) do { if (!(cond)) { failures++; \
-    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
 
 static double fake_now;
 
@@ -116,7 +114,7 @@ static void simulate(const char *name, const enum cwb_state *st, size_t nst, siz
                     worst_hi = r > worst_hi ? r : worst_hi;
                 }
                 if (!(rt >= 0.5 && rt <= 2.0) || (left >= 0.1 * total && !(r >= 0.5 && r <= 2.0))) {
-                    failures++;
+                    cwt_failures++;
                     fprintf(stderr, "%s: at %.1f of %.1f s the ETA said %.1f s, %.1f s were left\n",
                             name, elapsed, total, eta, left);
                     return;
@@ -130,7 +128,7 @@ static void simulate(const char *name, const enum cwb_state *st, size_t nst, siz
     cwb_progress_plan(0);
     printf("%-34s %6.1f s, %3zu ETAs: ETA / time left %.2f..%.2f, end time / true %.2f..%.2f\n",
            name, total, checked, worst_lo, worst_hi, tlo, thi);
-    CHECK(checked > 0);
+    CWT_EXPECT(checked > 0);
 }
 
 /* The line a log gets: the share of the time, not of the cells. */
@@ -138,7 +136,7 @@ static void test_line(void)
 {
     char buf[4096];
     FILE *f = fmemopen(buf, sizeof buf, "w");
-    CHECK(f != NULL);
+    CWT_EXPECT(f != NULL);
     if (!f)
         return;
     cwb_progress_set_output(f, 0);
@@ -156,9 +154,9 @@ static void test_line(void)
     fclose(f);
     cwb_progress_set_output(NULL, 0);
     printf("log: %s", buf);
-    CHECK(strstr(buf, "cwbench: [sweep hot] starting\n") != NULL);
+    CWT_EXPECT(strstr(buf, "cwbench: [sweep hot] starting\n") != NULL);
     /* 10 cold units took 11 s: the 190 left take 209 s, 224 s in all */
-    CHECK(strstr(buf, "cwbench: [sweep cold] 6% after 15 s, ETA 209 s\n") != NULL);
+    CWT_EXPECT(strstr(buf, "cwbench: [sweep cold] 6% after 15 s, ETA 209 s\n") != NULL);
 }
 
 static void test_no_plan(void)
@@ -167,14 +165,14 @@ static void test_no_plan(void)
     fake_now = 10;
     cwb_progress_set_quiet(1);
     cwb_progress_begin("a/b", 100);
-    CHECK(isnan(cwb_progress_eta()));
+    CWT_EXPECT(isnan(cwb_progress_eta()));
     fake_now += 2;
     cwb_progress_step(25);
-    CHECK(fabs(cwb_progress_eta() - 6.0) < 1e-9);
+    CWT_EXPECT(fabs(cwb_progress_eta() - 6.0) < 1e-9);
     cwb_progress_end();
     /* The next phase starts a plan of its own. */
     cwb_progress_begin("dist", 10);
-    CHECK(isnan(cwb_progress_eta()));
+    CWT_EXPECT(isnan(cwb_progress_eta()));
     cwb_progress_end();
     cwb_progress_set_quiet(0);
 }
@@ -192,8 +190,8 @@ int main(void)
     simulate("3x slower machine", hc, 2, 4, slow_cost);
     simulate("cold twice the reported", hc, 2, 4, cold_heavy_cost);
     simulate("one offset pair", hc, 2, 1, flat_cost);
-    if (failures) {
-        fprintf(stderr, "test_progress: %d check(s) failed\n", failures);
+    if (cwt_failures) {
+        fprintf(stderr, "test_progress: %ld check(s) failed\n", cwt_failures);
         return 1;
     }
     puts("test_progress: all checks passed");

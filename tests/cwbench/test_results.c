@@ -3,6 +3,7 @@
  * round trips, malformed JSON with line numbers, CSV, atomic writes.
  * With "compare ..." as arguments it runs cwb_cmd_compare instead, so the
  * compare CLI can be tested without the full cwbench. */
+#include "../test_check.h"
 #include "cmd/compare.h"
 #include "results/results.h"
 
@@ -14,11 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int failures;
 static char dir[] = "/tmp/cwb_test_results.XXXXXX";
 
-#define CHECK(cond) do { if (!(cond)) { failures++; \
-    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
 
 static const char *tmp_path(const char *name)
 {
@@ -77,14 +75,14 @@ static void fill(struct cwb_results *r)
     p.higher_is_better = 1;
     const double s[] = {12.5, 0.1, 1e-300, 1.7976931348623157e308, NAN, 5e-324, -0.0, 3};
     const double cpu[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    CHECK(cwb_results_add(r, &p, s, cpu, 8) != NULL);
+    CWT_EXPECT(cwb_results_add(r, &p, s, cpu, 8) != NULL);
     strcpy(p.routine, "glibc, \"memcpy\"");
     strcpy(p.unit, "ns");
     p.higher_is_better = 0;
     p.size = (size_t)1 << 40;
-    CHECK(cwb_results_add(r, &p, s, NULL, 3) != NULL);
+    CWT_EXPECT(cwb_results_add(r, &p, s, NULL, 3) != NULL);
     p.size = 0;
-    CHECK(cwb_results_add(r, &p, NULL, NULL, 0) != NULL);  /* no samples */
+    CWT_EXPECT(cwb_results_add(r, &p, NULL, NULL, 0) != NULL);  /* no samples */
 }
 
 static void test_roundtrip(void)
@@ -92,41 +90,41 @@ static void test_roundtrip(void)
     struct cwb_results r, back;
     char err[512];
     fill(&r);
-    CHECK(r.n_meta == 2 && strcmp(cwb_results_meta_get(&r, "cpu"), "replaced") == 0);
+    CWT_EXPECT(r.n_meta == 2 && strcmp(cwb_results_meta_get(&r, "cpu"), "replaced") == 0);
     const char *path = tmp_path("r.json");
-    CHECK(cwb_results_write_json(&r, path, err, sizeof err) == 0);
+    CWT_EXPECT(cwb_results_write_json(&r, path, err, sizeof err) == 0);
     /* Overwriting an existing file goes through the same rename. */
-    CHECK(cwb_results_write_json(&r, path, err, sizeof err) == 0);
+    CWT_EXPECT(cwb_results_write_json(&r, path, err, sizeof err) == 0);
     cwb_results_init(&back);
     if (cwb_results_read_json(&back, path, err, sizeof err) != 0) {
-        failures++;
+        cwt_failures++;
         fprintf(stderr, "read back: %s\n", err);
     }
     /* The metadata comes back, and Google Benchmark's context beside it. */
-    CHECK(back.n_cells == 3);
-    CHECK(strcmp(cwb_results_meta_get(&back, "note"), "caf\xc3\xa9 \x01") == 0);
-    CHECK(strcmp(cwb_results_meta_get(&back, "cpu"), "replaced") == 0);
-    CHECK(cwb_results_meta_get(&back, "date") != NULL);
-    CHECK(cwb_results_meta_get(&back, "num_cpus") != NULL);
-    CHECK(strcmp(cwb_results_meta_get(&back, "cwbench_format_version"), "2") == 0);
+    CWT_EXPECT(back.n_cells == 3);
+    CWT_EXPECT(strcmp(cwb_results_meta_get(&back, "note"), "caf\xc3\xa9 \x01") == 0);
+    CWT_EXPECT(strcmp(cwb_results_meta_get(&back, "cpu"), "replaced") == 0);
+    CWT_EXPECT(cwb_results_meta_get(&back, "date") != NULL);
+    CWT_EXPECT(cwb_results_meta_get(&back, "num_cpus") != NULL);
+    CWT_EXPECT(strcmp(cwb_results_meta_get(&back, "cwbench_format_version"), "2") == 0);
     for (size_t i = 0; i < back.n_cells && i < r.n_cells; i++) {
         const struct cwb_cell *a = &r.cells[i], *b = &back.cells[i];
-        CHECK(strcmp(a->routine, b->routine) == 0 && strcmp(a->bench, b->bench) == 0);
-        CHECK(strcmp(a->state, b->state) == 0 && strcmp(a->unit, b->unit) == 0);
-        CHECK(a->size == b->size && a->src_off == b->src_off && a->dst_off == b->dst_off);
-        CHECK(a->higher_is_better == b->higher_is_better && a->n == b->n);
-        CHECK((a->cpu_samples == NULL) == (b->cpu_samples == NULL));
+        CWT_EXPECT(strcmp(a->routine, b->routine) == 0 && strcmp(a->bench, b->bench) == 0);
+        CWT_EXPECT(strcmp(a->state, b->state) == 0 && strcmp(a->unit, b->unit) == 0);
+        CWT_EXPECT(a->size == b->size && a->src_off == b->src_off && a->dst_off == b->dst_off);
+        CWT_EXPECT(a->higher_is_better == b->higher_is_better && a->n == b->n);
+        CWT_EXPECT((a->cpu_samples == NULL) == (b->cpu_samples == NULL));
         for (size_t k = 0; k < a->n && k < b->n; k++) {
-            CHECK(same_double(a->samples[k], b->samples[k]));
+            CWT_EXPECT(same_double(a->samples[k], b->samples[k]));
             if (a->cpu_samples && b->cpu_samples)
-                CHECK(a->cpu_samples[k] == b->cpu_samples[k]);
+                CWT_EXPECT(a->cpu_samples[k] == b->cpu_samples[k]);
         }
     }
     /* Reading into a filled set replaces its contents. */
-    CHECK(cwb_results_read_json(&back, path, err, sizeof err) == 0 && back.n_cells == 3);
+    CWT_EXPECT(cwb_results_read_json(&back, path, err, sizeof err) == 0 && back.n_cells == 3);
     cwb_results_free(&back);
     cwb_results_free(&r);
-    CHECK(r.n_cells == 0 && r.cells == NULL && r.n_meta == 0);
+    CWT_EXPECT(r.n_cells == 0 && r.cells == NULL && r.n_meta == 0);
     unlink(path);
 }
 
@@ -137,18 +135,18 @@ static void test_whitespace(const char *datadir)
     cwb_results_init(&r);
     snprintf(path, sizeof path, "%s/spaced.json", datadir);
     if (cwb_results_read_json(&r, path, err, sizeof err) != 0) {
-        failures++;
+        cwt_failures++;
         fprintf(stderr, "spaced.json: %s\n", err);
     }
-    CHECK(r.n_cells == 2);
+    CWT_EXPECT(r.n_cells == 2);
     if (r.n_cells == 2) {
-        CHECK(strcmp(r.cells[0].routine, "cw_memcpy_nt") == 0 && r.cells[0].n == 3);
-        CHECK(r.cells[0].samples[2] == -2.5e-3 && r.cells[0].size == 65536);
-        CHECK(strcmp(r.cells[1].state, "cold\xe2\x82\xac") == 0);  /* \u20ac */
-        CHECK(strcmp(r.cells[1].routine, "x\xf0\x9f\x98\x80/") == 0);  /* surrogates, \/ */
-        CHECK(r.cells[1].higher_is_better == 0 && r.cells[1].n == 0);
+        CWT_EXPECT(strcmp(r.cells[0].routine, "cw_memcpy_nt") == 0 && r.cells[0].n == 3);
+        CWT_EXPECT(r.cells[0].samples[2] == -2.5e-3 && r.cells[0].size == 65536);
+        CWT_EXPECT(strcmp(r.cells[1].state, "cold\xe2\x82\xac") == 0);  /* \u20ac */
+        CWT_EXPECT(strcmp(r.cells[1].routine, "x\xf0\x9f\x98\x80/") == 0);  /* surrogates, \/ */
+        CWT_EXPECT(r.cells[1].higher_is_better == 0 && r.cells[1].n == 0);
     }
-    CHECK(strcmp(cwb_results_meta_get(&r, "k"), "v") == 0);
+    CWT_EXPECT(strcmp(cwb_results_meta_get(&r, "k"), "v") == 0);
     cwb_results_free(&r);
 }
 
@@ -160,9 +158,9 @@ static void expect_error(const char *text, const char *suffix)
     fill(&r);
     snprintf(want, sizeof want, "%s%s", path, suffix);
     int rc = cwb_results_read_json(&r, path, err, sizeof err);
-    CHECK(r.n_cells == 0 && r.n_meta == 0 && r.cells == NULL);
+    CWT_EXPECT(r.n_cells == 0 && r.n_meta == 0 && r.cells == NULL);
     if (rc != -1 || strcmp(err, want) != 0) {
-        failures++;
+        cwt_failures++;
         fprintf(stderr, "for %s\n  got:  %s\n  want: %s\n", text, rc == -1 ? err : "(success)",
                 want);
     }
@@ -246,8 +244,8 @@ static void test_malformed(void)
     struct cwb_results r;
     cwb_results_init(&r);
     const char *missing = tmp_path("missing.json");
-    CHECK(cwb_results_read_json(&r, missing, err, sizeof err) == -1);
-    CHECK(strstr(err, "missing.json: cannot open: No such file or directory") != NULL);
+    CWT_EXPECT(cwb_results_read_json(&r, missing, err, sizeof err) == -1);
+    CWT_EXPECT(strstr(err, "missing.json: cannot open: No such file or directory") != NULL);
 }
 
 /* What cwbench writes is Google Benchmark's schema: a context, one entry
@@ -269,47 +267,47 @@ static void test_gbench_schema(void)
     p.size = 4096;
     p.higher_is_better = 1;
     const double gbps[] = {40.96, 20.48, 4.096}, cpu[] = {40.96, NAN, 4.096};
-    CHECK(cwb_results_add(&r, &p, gbps, cpu, 3) != NULL);
+    CWT_EXPECT(cwb_results_add(&r, &p, gbps, cpu, 3) != NULL);
     strcpy(p.bench, "pollution");
     strcpy(p.unit, "fraction");
     const double frac[] = {0.5, -0.01, 0.7};
-    CHECK(cwb_results_add(&r, &p, frac, NULL, 3) != NULL);  /* no time: cwbench_cells */
+    CWT_EXPECT(cwb_results_add(&r, &p, frac, NULL, 3) != NULL);  /* no time: cwbench_cells */
     strcpy(p.bench, "dist");
     strcpy(p.unit, "calls/s");
     p.size = 100;
     const double cps[] = {1e8, 2e8};
-    CHECK(cwb_results_add(&r, &p, cps, NULL, 2) != NULL);
+    CWT_EXPECT(cwb_results_add(&r, &p, cps, NULL, 2) != NULL);
     const char *path = tmp_path("gb.json");
-    CHECK(cwb_results_write_json(&r, path, err, sizeof err) == 0);
+    CWT_EXPECT(cwb_results_write_json(&r, path, err, sizeof err) == 0);
     char *t = slurp(path);
-    CHECK(t != NULL);
+    CWT_EXPECT(t != NULL);
     if (t != NULL) {
-        CHECK(strstr(t, "\"context\": {") && strstr(t, "\"benchmarks\": [") &&
+        CWT_EXPECT(strstr(t, "\"context\": {") && strstr(t, "\"benchmarks\": [") &&
               strstr(t, "\"cwbench_cells\": ["));
-        CHECK(strstr(t, "\"cpu_model\": \"Some CPU\"") && strstr(t, "\"seed\": 7"));
-        CHECK(strstr(t, "\"caches\": [{\"type\": \"Data\", \"level\": 1, \"size\": 49152}, "
+        CWT_EXPECT(strstr(t, "\"cpu_model\": \"Some CPU\"") && strstr(t, "\"seed\": 7"));
+        CWT_EXPECT(strstr(t, "\"caches\": [{\"type\": \"Data\", \"level\": 1, \"size\": 49152}, "
                         "{\"type\": \"Unified\", \"level\": 2, \"size\": 2097152}]"));
         /* 4096 B at 40.96 GB/s: 100 ns a call; a NaN cpu sample takes the wall time */
-        CHECK(strstr(t, "\"name\": \"throughput/cw_memcpy/hot/4096\""));
-        CHECK(strstr(t, "\"real_time\": 100, \"cpu_time\": 100, \"time_unit\": \"ns\", "
+        CWT_EXPECT(strstr(t, "\"name\": \"throughput/cw_memcpy/hot/4096\""));
+        CWT_EXPECT(strstr(t, "\"real_time\": 100, \"cpu_time\": 100, \"time_unit\": \"ns\", "
                         "\"bytes_per_second\": 40960000000"));
-        CHECK(strstr(t, "\"real_time\": 200, \"cpu_time\": 200,"));
-        CHECK(strstr(t, "\"name\": \"throughput/cw_memcpy/hot/4096_median\""));
-        CHECK(strstr(t, "\"aggregate_name\": \"cv\", \"aggregate_unit\": \"percentage\""));
-        CHECK(strstr(t, "\"real_time\": 10, \"cpu_time\": 10, \"time_unit\": \"ns\", "
+        CWT_EXPECT(strstr(t, "\"real_time\": 200, \"cpu_time\": 200,"));
+        CWT_EXPECT(strstr(t, "\"name\": \"throughput/cw_memcpy/hot/4096_median\""));
+        CWT_EXPECT(strstr(t, "\"aggregate_name\": \"cv\", \"aggregate_unit\": \"percentage\""));
+        CWT_EXPECT(strstr(t, "\"real_time\": 10, \"cpu_time\": 10, \"time_unit\": \"ns\", "
                         "\"bytes_per_second\": 10000000000, \"items_per_second\": 100000000"));
-        CHECK(strstr(t, "pollution/") == NULL);
+        CWT_EXPECT(strstr(t, "pollution/") == NULL);
     }
     struct cwb_results back;
     cwb_results_init(&back);
-    CHECK(cwb_results_read_json(&back, path, err, sizeof err) == 0);
-    CHECK(back.n_cells == 3);
+    CWT_EXPECT(cwb_results_read_json(&back, path, err, sizeof err) == 0);
+    CWT_EXPECT(back.n_cells == 3);
     if (back.n_cells == 3) {
-        CHECK(strcmp(back.cells[1].bench, "pollution") == 0 && back.cells[1].n == 3);
-        CHECK(back.cells[0].n == 3 && back.cells[0].cpu_samples &&
+        CWT_EXPECT(strcmp(back.cells[1].bench, "pollution") == 0 && back.cells[1].n == 3);
+        CWT_EXPECT(back.cells[0].n == 3 && back.cells[0].cpu_samples &&
               isnan(back.cells[0].cpu_samples[1]));
-        CHECK(back.cells[0].samples[2] == 4.096 && back.cells[2].cpu_samples == NULL);
-        CHECK(strcmp(back.cells[2].unit, "calls/s") == 0 && back.cells[2].samples[1] == 2e8);
+        CWT_EXPECT(back.cells[0].samples[2] == 4.096 && back.cells[2].cpu_samples == NULL);
+        CWT_EXPECT(strcmp(back.cells[2].unit, "calls/s") == 0 && back.cells[2].samples[1] == 2e8);
     }
     cwb_results_free(&back);
     cwb_results_free(&r);
@@ -328,13 +326,13 @@ static void test_gbench_schema(void)
         "  {\"name\": \"BM_One_mean\", \"run_name\": \"BM_One\", \"run_type\": \"aggregate\","
         " \"real_time\": 11, \"cpu_time\": 110, \"time_unit\": \"us\"}]}\n");
     cwb_results_init(&back);
-    CHECK(cwb_results_read_json(&back, path, err, sizeof err) == 0);
-    CHECK(back.n_cells == 2 && strcmp(cwb_results_meta_get(&back, "num_cpus"), "40") == 0);
+    CWT_EXPECT(cwb_results_read_json(&back, path, err, sizeof err) == 0);
+    CWT_EXPECT(back.n_cells == 2 && strcmp(cwb_results_meta_get(&back, "num_cpus"), "40") == 0);
     if (back.n_cells == 2) {
-        CHECK(strcmp(back.cells[0].routine, "BM_One") == 0 && back.cells[0].n == 2);
-        CHECK(back.cells[0].samples[1] == 12000 && back.cells[0].cpu_samples[0] == 100000);
-        CHECK(strcmp(back.cells[0].unit, "ns") == 0 && back.cells[0].higher_is_better == 0);
-        CHECK(strcmp(back.cells[1].routine, "BM_Two") == 0 && back.cells[1].samples[0] == 9);
+        CWT_EXPECT(strcmp(back.cells[0].routine, "BM_One") == 0 && back.cells[0].n == 2);
+        CWT_EXPECT(back.cells[0].samples[1] == 12000 && back.cells[0].cpu_samples[0] == 100000);
+        CWT_EXPECT(strcmp(back.cells[0].unit, "ns") == 0 && back.cells[0].higher_is_better == 0);
+        CWT_EXPECT(strcmp(back.cells[1].routine, "BM_Two") == 0 && back.cells[1].samples[0] == 9);
     }
     cwb_results_free(&back);
     unlink(path);
@@ -358,11 +356,11 @@ static void test_csv_and_atomic(void)
     char err[512];
     fill(&r);
     const char *path = tmp_path("r.csv");
-    CHECK(cwb_results_write_csv(&r, path, err, sizeof err) == 0);
+    CWT_EXPECT(cwb_results_write_csv(&r, path, err, sizeof err) == 0);
     char *text = slurp(path);
-    CHECK(text != NULL);
+    CWT_EXPECT(text != NULL);
     if (text) {
-        CHECK(strncmp(text, "kind,bench,routine,state,size,src_off,dst_off,unit,higher_is_better,"
+        CWT_EXPECT(strncmp(text, "kind,bench,routine,state,size,src_off,dst_off,unit,higher_is_better,"
                             "index,value,cpu,n,mean,sd,cv,median,min,max,q1,q3\n", 108) == 0);
         int lines = 0, bad = 0;
         for (char *line = text; *line;) {
@@ -378,27 +376,27 @@ static void test_csv_and_atomic(void)
             lines++;
             line = nl + 1;
         }
-        CHECK(bad == 0);
-        CHECK(lines == 1 + (8 + 1) + (3 + 1) + (0 + 1));
-        CHECK(strstr(text, "sample,throughput,cw_memcpy,hot,4096,3,-1,GB/s,1,0,12.5,1,,,,,,,,,\n"));
-        CHECK(strstr(text, "sample,throughput,cw_memcpy,hot,4096,3,-1,GB/s,1,4,,5,,,,,,,,,\n"));
-        CHECK(strstr(text, ",\"glibc, \"\"memcpy\"\"\",hot,1099511627776,3,-1,ns,0,0,12.5,,"));
-        CHECK(strstr(text, "summary,throughput,\"glibc, \"\"memcpy\"\"\",hot,0,3,-1,ns,0,,,,0,,,,,,,,\n"));
+        CWT_EXPECT(bad == 0);
+        CWT_EXPECT(lines == 1 + (8 + 1) + (3 + 1) + (0 + 1));
+        CWT_EXPECT(strstr(text, "sample,throughput,cw_memcpy,hot,4096,3,-1,GB/s,1,0,12.5,1,,,,,,,,,\n"));
+        CWT_EXPECT(strstr(text, "sample,throughput,cw_memcpy,hot,4096,3,-1,GB/s,1,4,,5,,,,,,,,,\n"));
+        CWT_EXPECT(strstr(text, ",\"glibc, \"\"memcpy\"\"\",hot,1099511627776,3,-1,ns,0,0,12.5,,"));
+        CWT_EXPECT(strstr(text, "summary,throughput,\"glibc, \"\"memcpy\"\"\",hot,0,3,-1,ns,0,,,,0,,,,,,,,\n"));
     }
     /* Failures leave nothing behind: a missing directory, and a target
      * that is a directory (the rename fails after the data was written). */
     int before = count_entries(dir);
-    CHECK(cwb_results_write_json(&r, tmp_path("nodir/r.json"), err, sizeof err) == -1);
-    CHECK(strstr(err, "nodir/r.json: No such file or directory") != NULL);
+    CWT_EXPECT(cwb_results_write_json(&r, tmp_path("nodir/r.json"), err, sizeof err) == -1);
+    CWT_EXPECT(strstr(err, "nodir/r.json: No such file or directory") != NULL);
     const char *sub = tmp_path("sub");
-    CHECK(mkdir(sub, 0755) == 0);
-    CHECK(cwb_results_write_json(&r, sub, err, sizeof err) == -1);
-    CHECK(strstr(err, "cannot write") != NULL && strstr(err, "sub:") != NULL);
-    CHECK(cwb_results_write_csv(&r, sub, err, sizeof err) == -1);
-    CHECK(count_entries(dir) == before + 1);  /* only sub itself */
-    CHECK(count_entries(sub) == 0);
+    CWT_EXPECT(mkdir(sub, 0755) == 0);
+    CWT_EXPECT(cwb_results_write_json(&r, sub, err, sizeof err) == -1);
+    CWT_EXPECT(strstr(err, "cannot write") != NULL && strstr(err, "sub:") != NULL);
+    CWT_EXPECT(cwb_results_write_csv(&r, sub, err, sizeof err) == -1);
+    CWT_EXPECT(count_entries(dir) == before + 1);  /* only sub itself */
+    CWT_EXPECT(count_entries(sub) == 0);
     rmdir(sub);
-    CHECK(cwb_results_write_csv(&r, "", err, sizeof err) == -1);
+    CWT_EXPECT(cwb_results_write_csv(&r, "", err, sizeof err) == -1);
     unlink(path);
 
     /* Metadata is capped, never overflows. */
@@ -407,7 +405,7 @@ static void test_csv_and_atomic(void)
         snprintf(k, sizeof k, "k%d", i);
         cwb_results_meta(&r, k, "v");
     }
-    CHECK(r.n_meta == CWB_MAX_META);
+    CWT_EXPECT(r.n_meta == CWB_MAX_META);
     cwb_results_free(&r);
 }
 
@@ -429,8 +427,8 @@ int main(int argc, char **argv)
     test_gbench_schema();
     test_csv_and_atomic();
     rmdir(dir);
-    if (failures) {
-        fprintf(stderr, "test_results: %d check(s) failed\n", failures);
+    if (cwt_failures) {
+        fprintf(stderr, "test_results: %ld check(s) failed\n", cwt_failures);
         return 1;
     }
     puts("test_results: all checks passed");
