@@ -10,7 +10,6 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -132,8 +131,7 @@ __attribute__((noinline, cold, noreturn)) void cwi_size_overflow(const char *fn,
     int len = snprintf(line, sizeof line,
                        "cachewise: %s: size %zu is larger than PTRDIFF_MAX (no object is that "
                        "large); aborting\n", fn, n);
-    if (len > 0)
-        (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
+    cwi_write_stderr(line, len, sizeof line);
     abort();
 }
 

@@ -149,16 +149,17 @@ void cwi_config_error(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (cwi_info.n_errors < CW_INFO_MAX_ERRORS) {
-        char *slot = cwi_info.errors[cwi_info.n_errors++];
-        size_t len = strlen(msg);
-        for (size_t i = 0; i <= len; i++) /* strcpy without the builtin */
-            slot[i] = msg[i];
-    }
+    if (cwi_info.n_errors < CW_INFO_MAX_ERRORS)
+        cwi_copy_str(cwi_info.errors[cwi_info.n_errors++], CW_INFO_ERROR_LEN, msg, SIZE_MAX);
     if (verbose()) {
         char line[CW_INFO_ERROR_LEN + 32];
         int len = snprintf(line, sizeof line, "cachewise: %s (ignored)\n", msg);
-        if (len > 0)
-            (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
+        cwi_write_stderr(line, len, sizeof line);
     }
+}
+
+void cwi_write_stderr(const char *line, int len, size_t cap)
+{
+    if (len > 0)
+        (void)!write(2, line, (size_t)len < cap ? (size_t)len : cap - 1);
 }

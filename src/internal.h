@@ -14,6 +14,18 @@
 
 #define CWI_HIDDEN __attribute__((visibility("hidden")))
 
+/* At most len bytes of src, up to its NUL, into dst of cap > 0 bytes,
+ * always terminated. A loop of our own: the library calls no string
+ * function that may reach memcpy, which is cw_memcpy itself under the
+ * shim, during start-up. */
+static inline void cwi_copy_str(char *dst, size_t cap, const char *src, size_t len)
+{
+    size_t i = 0;
+    for (; i + 1 < cap && i < len && src[i] != '\0'; i++)
+        dst[i] = src[i];
+    dst[i] = '\0';
+}
+
 /* CPU feature bits: the `required` mask of an implementation. */
 enum {
     CWI_F_SSE2 = 1u << 0,
@@ -299,6 +311,10 @@ CWI_HIDDEN void cwi_env_overlay(void);
 /* Record a configuration error in the info block (first CW_INFO_MAX_ERRORS
  * kept) and print it when CACHEWISE_VERBOSE=1. printf-style. */
 CWI_HIDDEN void cwi_config_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A message line made by snprintf (len its result, cap its buffer's
+ * size) to stderr with one write(2), cut to the buffer: no stdio, so it
+ * also serves before libc's constructors and on the way to abort(). */
+CWI_HIDDEN void cwi_write_stderr(const char *line, int len, size_t cap);
 
 /* ---- Tuning files (src/tuning_file.c) ---- */
 /* A path in a recorded message, "%s%s": its last 64 characters after

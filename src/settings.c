@@ -79,14 +79,6 @@ static char g_impl[CW_SETTING_VALUE_LEN]; /* the impl setting ("" = best runnabl
 static struct cwi_policy g_startup_pol;   /* what cw_settings_restore() puts back */
 static const char *g_startup_source[N_SETTINGS];
 
-static void copy_str(char *dst, size_t cap, const char *src, size_t len)
-{
-    size_t i = 0;
-    for (; i + 1 < cap && i < len && src[i] != '\0'; i++)
-        dst[i] = src[i];
-    dst[i] = '\0';
-}
-
 /* "1536K", "2M", "100": what cwi_parse_size reads back. */
 static void format_size(char *buf, size_t cap, size_t v)
 {
@@ -107,9 +99,9 @@ static void format_value(const struct setting_def *d, const struct cwi_policy *p
     if (d->kind == K_SIZE)
         format_size(buf, cap, *(const size_t *)(const void *)base);
     else if (d->kind == K_ENUM)
-        copy_str(buf, cap, d->names[*(const int *)(const void *)base], SIZE_MAX);
+        cwi_copy_str(buf, cap, d->names[*(const int *)(const void *)base], SIZE_MAX);
     else
-        copy_str(buf, cap, g_impl[0] != '\0' ? g_impl : "best", SIZE_MAX);
+        cwi_copy_str(buf, cap, g_impl[0] != '\0' ? g_impl : "best", SIZE_MAX);
 }
 
 /* Sets setting d of policy p from text; 0, or -1 with why[] filled. */
@@ -149,7 +141,7 @@ static int set_value(struct cwi_policy *p, const struct setting_def *d, const ch
     }
     for (size_t i = 0; cwi_impls[i] != NULL; i++)
         if (strcmp(cwi_impls[i]->name, text) == 0) {
-            copy_str(g_impl, sizeof g_impl, text, SIZE_MAX);
+            cwi_copy_str(g_impl, sizeof g_impl, text, SIZE_MAX);
             return 0;
         }
     snprintf(why, cap, "unknown implementation");
@@ -244,8 +236,8 @@ void cwi_settings_refresh(struct cw_info *in)
 {
     for (size_t i = 0; i < N_SETTINGS; i++) {
         if (defs[i].kind == K_IMPL) {
-            copy_str(cwi_settings[i].value, CW_SETTING_VALUE_LEN,
-                     in->impl != NULL ? in->impl : "", SIZE_MAX);
+            cwi_copy_str(cwi_settings[i].value, CW_SETTING_VALUE_LEN,
+                         in->impl != NULL ? in->impl : "", SIZE_MAX);
             continue;
         }
         format_value(&defs[i], &cwi_pol, cwi_settings[i].value, CW_SETTING_VALUE_LEN);

@@ -20,7 +20,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -32,14 +31,6 @@ static struct cwi_cpu g_cpu;                             /* what the policy is c
 static char g_signature[160];                            /* this CPU's, for tuning files */
 static char g_tuning[CW_INFO_ERROR_LEN];                 /* the path of the file in force */
 static struct cw_setting g_cpu_settings[CWI_N_SETTINGS]; /* the CPU's own profile's values */
-
-static void copy_string(char *dst, size_t cap, const char *src)
-{
-    size_t i = 0;
-    for (; i + 1 < cap && src[i] != '\0'; i++)
-        dst[i] = src[i];
-    dst[i] = '\0';
-}
 
 /* ---- 1. the CPU --------------------------------------------------------------- */
 
@@ -60,8 +51,8 @@ static void info_cpu(struct cw_info *in, const struct cwi_cpu *c)
     in->dcpop = !!(c->features & CWI_F_DCPOP);
     in->dcpodp = !!(c->features & CWI_F_DCPODP);
     in->sve = !!(c->features & CWI_F_SVE);
-    copy_string(in->cpu_vendor, sizeof in->cpu_vendor, c->vendor);
-    copy_string(in->cpu_model, sizeof in->cpu_model, c->model);
+    cwi_copy_str(in->cpu_vendor, sizeof in->cpu_vendor, c->vendor, SIZE_MAX);
+    cwi_copy_str(in->cpu_model, sizeof in->cpu_model, c->model, SIZE_MAX);
     in->l1d_size = c->l1d;
     in->l2_size = c->l2;
     in->l3_size = c->l3;
@@ -101,7 +92,7 @@ static const struct cwi_profile *choose_profile(struct cw_info *in, const char *
         in->tuning_source = "env";
     }
     if (*file != NULL) {
-        copy_string(g_tuning, sizeof g_tuning, *file);
+        cwi_copy_str(g_tuning, sizeof g_tuning, *file, SIZE_MAX);
         in->tuning = g_tuning;
         in->tuning_source = source;
         const struct cwi_profile *base = cwi_settings_file_profile(*file);
@@ -162,12 +153,6 @@ static void publish_threshold(struct cw_info *in)
     in->nt_threshold_source = strcmp(s, "table") == 0 ? "cpu" : s;
 }
 
-static void say(const char *line, int len, size_t cap)
-{
-    if (len > 0)
-        (void)!write(2, line, (size_t)len < cap ? (size_t)len : cap - 1);
-}
-
 /* CACHEWISE_VERBOSE=1: what is in force, and every setting. */
 static void say_in_force(const struct cw_info *in)
 {
@@ -181,12 +166,12 @@ static void say_in_force(const struct cw_info *in)
                  in->nt_threshold_source, in->flush_insn, in->l1d_size, in->l2_size, in->l3_size,
                  in->l3_policy_size, in->l3_policy_note, in->cpu_vendor, in->cpu_family,
                  in->cpu_model_number, in->tuning, in->tuning_source, in->profile, cw_version());
-    say(line, len, sizeof line);
+    cwi_write_stderr(line, len, sizeof line);
     for (int i = 0; i < in->n_settings; i++) {
         const struct cw_setting *st = &in->settings[i];
         len = snprintf(line, sizeof line, "cachewise:   %-24s = %-10s (%s; profile %s; %s)\n",
                        st->name, st->value, st->source, st->table_value, st->env);
-        say(line, len, sizeof line);
+        cwi_write_stderr(line, len, sizeof line);
     }
 }
 

@@ -20,14 +20,6 @@
 
 char cwi_tuning_text[8192];
 
-static void copy_str(char *dst, size_t cap, const char *src, size_t len)
-{
-    size_t i = 0;
-    for (; i + 1 < cap && i < len && src[i] != '\0'; i++)
-        dst[i] = src[i];
-    dst[i] = '\0';
-}
-
 /* A file a privileged process may trust: root's, and nobody else may
  * write it. */
 static int root_only(const struct stat *st)
@@ -89,7 +81,7 @@ void cwi_text_lines(const char *text, cwi_line_fn fn, void *ctx)
         const char *next = *end != '\0' ? end + 1 : end;
         line++;
         char buf[256]; /* longer lines are cut: no setting needs that much */
-        copy_str(buf, sizeof buf, p, (size_t)(end - p));
+        cwi_copy_str(buf, sizeof buf, p, (size_t)(end - p));
         char *hash = strchr(buf, '#');
         if (hash != NULL)
             *hash = '\0';
@@ -234,7 +226,7 @@ static void cpu_line(const char *key, const char *value, int line, const char *p
     (void)path;
     struct cpu_scan *s = ctx;
     if (strcmp(key, "cpu") == 0 && !s->seen) {
-        copy_str(s->value, sizeof s->value, value, SIZE_MAX);
+        cwi_copy_str(s->value, sizeof s->value, value, SIZE_MAX);
         s->seen = 1;
     }
 }
@@ -243,7 +235,7 @@ int cwi_tuning_file_cpu(const char *path, const char *sig, char *found, size_t c
 {
     struct cpu_scan s = {{0}, 0};
     cwi_tuning_file_lines(path, 1, cpu_line, &s);
-    copy_str(found, cap, s.value, SIZE_MAX);
+    cwi_copy_str(found, cap, s.value, SIZE_MAX);
     if (!s.seen)
         return CWI_CPU_UNSTATED;
     if (strcmp(s.value, "any") == 0)
@@ -381,7 +373,7 @@ int cwi_tuning_dir_choose(const char *dir, const char *sig, int secure, char *pa
             char found[160];
             if (cwi_tuning_file_read(candidate, secure) == 0 &&
                 cwi_tuning_file_cpu(candidate, sig, found, sizeof found) == CWI_CPU_MATCH)
-                copy_str(best, sizeof best, de->d_name, SIZE_MAX);
+                cwi_copy_str(best, sizeof best, de->d_name, SIZE_MAX);
         }
     }
     close(fd);
