@@ -20,6 +20,11 @@ static const char *const *const key_names[TUNE_N_KEYS] = {
     [TK_STREAM_METHOD] = stream_names, [TK_SRC_NOREUSE] = src_names,
     [TK_PERSIST_SMALL] = persist_names};
 
+const char *tune_value_name(int key, size_t value)
+{
+    return key_names[key][value];
+}
+
 /* The policy as "key value" pairs in the tuning file's spelling, in the
  * order of tune_keys. */
 void tune_policy_rows(const struct tune_policy *p, char v[TUNE_N_KEYS][32])

@@ -41,6 +41,8 @@ struct tune_cell {
     int ok;
 };
 
+/* The name of value (an index) of the enumerated setting tune_keys[key]. */
+const char *tune_value_name(int key, size_t value);
 /* The policy as "key value" pairs in the tuning file's spelling, in the
  * order of tune_keys. */
 void tune_policy_rows(const struct tune_policy *p, char v[TUNE_N_KEYS][32]);

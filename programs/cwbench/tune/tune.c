@@ -366,13 +366,13 @@ static int tune_stream_method(struct cwb_engine *e, const struct tune_opts *t, s
 static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, struct found *f,
                             const struct cw_info *cpu)
 {
-    static const char *const names[] = {"none", "prefetchnta", "flush", "both"};
     int nmode = cpu->clflushopt ? 4 : 2;
     struct tune_cand c[4];
     for (int m = 0; m < nmode; m++) {
         struct tune_policy p = f->pol;
         p.v[TK_SRC_NOREUSE] = (size_t)m;
-        tune_cand_set(&c[m], names[m], op_src_noreuse, &p);
+        tune_cand_set(&c[m], tune_value_name(TK_SRC_NOREUSE, (size_t)m), op_src_noreuse,
+                      &p);
     }
     struct cwb_spec sp;
     memset(&sp, 0, sizeof sp);
@@ -421,7 +421,8 @@ static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, str
                                   sz(n, b3), bg);
     for (int m = 0; m < nmode && len < sizeof f->why[3]; m++)
         len += (size_t)snprintf(f->why[3] + len, sizeof f->why[3] - len, " %s %.2f/%.3f%s",
-                                names[m], cl.med[m], fr[m], m == best ? " (chosen)" : "");
+                                tune_value_name(TK_SRC_NOREUSE, (size_t)m), cl.med[m], fr[m],
+                                m == best ? " (chosen)" : "");
     return 0;
 }
 
