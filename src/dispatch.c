@@ -56,15 +56,10 @@ const struct cwi_impl *cwi_impl_find(const char *name)
 }
 
 /* Makes impl the active implementation for every entry point. */
-static void publish(const struct cwi_impl *impl)
+void cwi_dispatch_publish(const struct cwi_impl *impl)
 {
     atomic_store_explicit(&cwi_active_row, impl, memory_order_release);
     atomic_store_explicit(&g_memcpy_small, impl->memcpy_small, memory_order_release);
-}
-
-void cwi_dispatch_publish(const struct cwi_impl *impl)
-{
-    publish(impl);
 }
 
 void cwi_dispatch_set_threshold(size_t nt)
@@ -468,7 +463,7 @@ int cw_impl_select(const char *name)
     /* the lock keeps cwi_active_row and the info fields describing the same
      * implementation when threads select concurrently */
     pthread_mutex_lock(&cwi_info_lock);
-    publish(impl);
+    cwi_dispatch_publish(impl);
     cwi_info.impl = impl->name;
     cwi_info.impl_source = "api";
     cwi_settings[CWI_SET_IMPL].source = "api";
