@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/format.h"
+#include "engine/fresh.h"
 #include "tune/candidates.h"
 
 static const char *const rep_names[] = {"off", "aligned", "align-dst", NULL};
@@ -93,15 +94,12 @@ void tune_cand_set(struct tune_cand *c, const char *name, cwb_copy_fn op,
 }
 
 
-int tune_measure_cell(struct cwb_engine *e, const struct cwb_spec *sp, struct tune_cand *c,
-                      size_t nc, struct tune_cell *out)
+/* out from the nc runs of one cell (rc: the measurement's return); frees
+ * the runs. */
+static int cell_from_runs(int rc, struct tune_cand *c, size_t nc, struct cwb_run *runs,
+                          struct tune_cell *out)
 {
-    const struct cwb_routine *rt[TUNE_MAX_CANDS] = {NULL};
-    struct cwb_run runs[TUNE_MAX_CANDS];
     double *x[TUNE_MAX_CANDS];
-    for (size_t i = 0; i < nc; i++)
-        rt[i] = &c[i].rt;
-    int rc = cwb_measure(e, sp, rt, nc, runs);
     out->ok = rc == 0;
     for (size_t i = 0; i < nc; i++) {
         x[i] = malloc((runs[i].n + 1) * sizeof(double));
@@ -122,6 +120,40 @@ int tune_measure_cell(struct cwb_engine *e, const struct cwb_spec *sp, struct tu
         cwb_run_free(&runs[i]);
     }
     return out->ok ? 0 : -1;
+}
+
+int tune_measure_cell(struct cwb_engine *e, const struct cwb_spec *sp, struct tune_cand *c,
+                      size_t nc, struct tune_cell *out)
+{
+    const struct cwb_routine *rt[TUNE_MAX_CANDS] = {NULL};
+    struct cwb_run runs[TUNE_MAX_CANDS];
+    for (size_t i = 0; i < nc; i++)
+        rt[i] = &c[i].rt;
+    return cell_from_runs(cwb_measure(e, sp, rt, nc, runs), c, nc, runs, out);
+}
+
+int tune_measure_random_cell(struct cwb_engine *e, size_t n, uint64_t seed, struct tune_cand *c,
+                             size_t nc, struct tune_cell *out)
+{
+    const struct cwb_routine *rt[TUNE_MAX_CANDS] = {NULL};
+    struct cwb_run runs[TUNE_MAX_CANDS];
+    struct cwb_spec sp[TUNE_MAX_CANDS];
+    /* as cwbench --ab --state random: a region of 4x the size, at least
+     * 64 KiB per buffer */
+    size_t region = 4 * n > ((size_t)64 << 10) ? 4 * n : (size_t)64 << 10;
+    if (region + 16384 > e->pool)
+        region = e->pool > 16384 + n ? e->pool - 16384 : n;
+    memset(sp, 0, sizeof sp);
+    for (size_t i = 0; i < nc; i++) {
+        rt[i] = &c[i].rt;
+        sp[i].state = CWB_RANDOM;
+        sp[i].size = n;
+        sp[i].region = region;
+        sp[i].src_off = sp[i].dst_off = -1;
+    }
+    int wrapped = 0;
+    int rc = cwb_measure_random(e, sp, rt, nc, n, region - n + 1, seed, runs, &wrapped);
+    return cell_from_runs(rc, c, nc, runs, out);
 }
 
 struct cwb_spec tune_hot_spec(size_t n, int soff, int doff)

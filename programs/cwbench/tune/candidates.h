@@ -6,6 +6,7 @@
 #define CWB_TUNE_CANDIDATES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine/measure.h"
 #include "engine/routines.h"
@@ -59,6 +60,11 @@ void tune_cand_set(struct tune_cand *c, const char *name, cwb_copy_fn op,
  * measurement failed (said on stderr). */
 int tune_measure_cell(struct cwb_engine *e, const struct cwb_spec *sp, struct tune_cand *c,
                       size_t nc, struct tune_cell *out);
+/* The same for a cell of n-byte calls at random offsets in a region of 4x
+ * the size (at least 64 KiB per buffer), as `cwbench --ab --state random`:
+ * bytes the L1 does not hold, every alignment; seed draws the offsets. */
+int tune_measure_random_cell(struct cwb_engine *e, size_t n, uint64_t seed, struct tune_cand *c,
+                             size_t nc, struct tune_cell *out);
 /* A hot cell of n bytes at these offsets. */
 struct cwb_spec tune_hot_spec(size_t n, int soff, int doff);
 
