@@ -38,6 +38,17 @@ static void *memcpy_first_use(void *restrict dst, const void *restrict src, size
  * family 25 model 1, docs/results/amd-25-1/README.md, "33-128 B through one
  * pointer to a small-copy kernel"). Until selection: the first-use path. */
 static _Atomic(cwi_copy_fn) g_memcpy_small = memcpy_first_use;
+static void *memmove_first_use(void *dst, const void *src, size_t n);
+/* The active row's temporal copy and memmove, for the sizes past the small
+ * entry and below the threshold, kept beside it for the same reason: the
+ * row's path reached the kernel through two dependent loads (the row,
+ * then its function) and a test, and behind a store-bound copy each load
+ * on the way shows: one jump through this pointer made 160 B-4 KiB copies
+ * up to 1.2x faster, 1.04-1.09x with a misaligned source and destination
+ * (AMD EPYC family 26 model 2, docs/RESULTS.md, "One load before the
+ * kernel"). Until selection: the first-use paths. */
+static _Atomic(cwi_copy_fn) g_memcpy_copy = memcpy_first_use;
+static _Atomic(cwi_move_fn) g_memmove_move = memmove_first_use;
 static size_t g_nt_threshold = SIZE_MAX; /* start-up writes it before cwi_active_row */
 static uint32_t g_features;
 static const char *g_runnable[N_IMPLS + 1];
@@ -60,6 +71,8 @@ void cwi_dispatch_publish(const struct cwi_impl *impl)
 {
     atomic_store_explicit(&cwi_active_row, impl, memory_order_release);
     atomic_store_explicit(&g_memcpy_small, impl->memcpy_small, memory_order_release);
+    atomic_store_explicit(&g_memcpy_copy, impl->copy, memory_order_release);
+    atomic_store_explicit(&g_memmove_move, impl->move, memory_order_release);
 }
 
 void cwi_dispatch_set_threshold(size_t nt)
@@ -142,6 +155,14 @@ static __attribute__((noinline)) void *copy_nt_fenced(const struct cwi_impl *imp
     return dst;
 }
 
+/* cw_memcpy at n >= g_nt_threshold: the row loaded here, off the path of
+ * the temporal copies (the threshold is written before the row is
+ * published, so a thread may see it first: then this waits for start-up). */
+static __attribute__((noinline)) void *memcpy_streaming(void *dst, const void *src, size_t n)
+{
+    return copy_nt_fenced(active(), dst, src, n);
+}
+
 #if defined(__x86_64__) && defined(__SSE2__)
 #include "x86/small_copy.h"
 /* Copies of at most 32 bytes, the most common calls by far (96% of the
@@ -193,12 +214,9 @@ static inline __attribute__((always_inline)) void *memcpy_through_row(void *rest
 {
     if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1))
         return atomic_load_explicit(&g_memcpy_small, memory_order_acquire)(dst, src, n);
-    const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
-    if (__builtin_expect(impl == NULL, 0))
-        return memcpy_first_use(dst, src, n);
     if (__builtin_expect(n >= g_nt_threshold, 0))
-        return copy_nt_fenced(impl, dst, src, n);
-    return impl->copy(dst, src, n);
+        return memcpy_streaming(dst, src, n);
+    return atomic_load_explicit(&g_memcpy_copy, memory_order_acquire)(dst, src, n);
 }
 
 #ifdef CWI_INLINE_MAX
@@ -295,11 +313,13 @@ static __attribute__((noinline, cold)) void *memmove_first_use(void *dst, const 
     return cw_memmove(dst, src, n);
 }
 
-static __attribute__((noinline)) void *memmove_large(const struct cwi_impl *impl, void *dst,
-                                                     const void *src, size_t n)
+/* cw_memmove at n >= g_nt_threshold (the row loaded here, as
+ * memcpy_streaming) */
+static __attribute__((noinline)) void *memmove_large(void *dst, const void *src, size_t n)
 {
     if (__builtin_expect(n > CWI_MAX_COPY, 0))
         cwi_size_overflow("cw_memmove", n);
+    const struct cwi_impl *impl = active();
     if (disjoint(dst, src, n))
         return copy_nt_fenced(impl, dst, src, n);
     return impl->move(dst, src, n);
@@ -308,12 +328,9 @@ static __attribute__((noinline)) void *memmove_large(const struct cwi_impl *impl
 CWI_ENTRY void *cw_memmove(void *dst, const void *src, size_t n)
 {
     CWI_RETURN_IF_SMALL(dst, src, n);
-    const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
-    if (__builtin_expect(impl == NULL, 0))
-        return memmove_first_use(dst, src, n);
     if (__builtin_expect(n >= g_nt_threshold, 0))
-        return memmove_large(impl, dst, src, n);
-    return impl->move(dst, src, n);
+        return memmove_large(dst, src, n);
+    return atomic_load_explicit(&g_memmove_move, memory_order_acquire)(dst, src, n);
 }
 
 void *cw_memcpy_nt(void *restrict dst, const void *restrict src, size_t n)
