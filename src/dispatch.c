@@ -44,9 +44,10 @@ static void *memmove_first_use(void *dst, const void *src, size_t n);
  * row's path reached the kernel through two dependent loads (the row,
  * then its function) and a test, and behind a store-bound copy each load
  * on the way shows: one jump through this pointer made 160 B-4 KiB copies
- * up to 1.2x faster, 1.04-1.09x with a misaligned source and destination
- * (AMD EPYC family 26 model 2, docs/RESULTS.md, "One load before the
- * kernel"). Until selection: the first-use paths. */
+ * 1.07-1.11x faster with a misaligned source and destination, 1.0-1.1x
+ * aligned (medians of three processes; AMD EPYC family 26 model 2,
+ * docs/RESULTS.md, "One load before the kernel"). Until selection: the
+ * first-use paths. */
 static _Atomic(cwi_copy_fn) g_memcpy_copy = memcpy_first_use;
 static _Atomic(cwi_move_fn) g_memmove_move = memmove_first_use;
 static size_t g_nt_threshold = SIZE_MAX; /* start-up writes it before cwi_active_row */
