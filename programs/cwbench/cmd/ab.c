@@ -173,9 +173,7 @@ int cwb_cmd_ab(const struct cwb_opts *o)
         }
         int wrapped = 0, rc;
         if (state == CWB_RANDOM) {
-            size_t region = sizes[i] * 4 > ((size_t)64 << 10) ? sizes[i] * 4 : (size_t)64 << 10;
-            if (region > e.pool - 16384)
-                region = e.pool - 16384;
+            size_t region = cwb_random_region(sizes[i], e.pool);
             for (int j = 0; j < 2; j++) {
                 sp[j].region = region;
                 sp[j].src_off = sp[j].dst_off = -1;

@@ -318,9 +318,7 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
                 struct cwb_call *calls = NULL;
                 struct cwb_run runs[CWB_MAX_ROUTINES];
                 if (st[si] == CWB_RANDOM) {
-                    size_t region = size * 4 > ((size_t)64 << 10) ? size * 4 : (size_t)64 << 10;
-                    if (region > e.pool - 16384)
-                        region = e.pool - 16384;
+                    size_t region = cwb_random_region(size, e.pool);
                     sp.region = region;
                     sp.src_off = sp.dst_off = -1;
                     /* offsets drawn afresh before every batch (dist.h): a

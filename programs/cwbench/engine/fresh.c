@@ -152,3 +152,9 @@ int cwb_measure_random(struct cwb_engine *e, struct cwb_spec *specs,
     cwb_dist_free(&d);
     return rc;
 }
+
+size_t cwb_random_region(size_t size, size_t pool)
+{
+    size_t region = size * 4 > ((size_t)64 << 10) ? size * 4 : (size_t)64 << 10;
+    return region > pool - 16384 ? pool - 16384 : region;
+}

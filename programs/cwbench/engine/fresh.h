@@ -42,5 +42,9 @@ int cwb_measure_fresh(struct cwb_engine *e, struct cwb_spec *specs,
 int cwb_measure_random(struct cwb_engine *e, struct cwb_spec *specs,
                        const struct cwb_routine *const *rt, size_t nrt, size_t size, size_t span,
                        uint64_t seed, struct cwb_run *out, int *wrapped);
+/* The region a random-state cell of `size`-byte calls draws its offsets
+ * in: 4x the size, at least 64 KiB, within buffers of `pool` bytes (16 KiB
+ * kept for the placement). */
+size_t cwb_random_region(size_t size, size_t pool);
 
 #endif /* CWB_FRESH_H */

@@ -138,11 +138,7 @@ int tune_measure_random_cell(struct cwb_engine *e, size_t n, uint64_t seed, stru
     const struct cwb_routine *rt[TUNE_MAX_CANDS] = {NULL};
     struct cwb_run runs[TUNE_MAX_CANDS];
     struct cwb_spec sp[TUNE_MAX_CANDS];
-    /* as cwbench --ab --state random: a region of 4x the size, at least
-     * 64 KiB per buffer */
-    size_t region = 4 * n > ((size_t)64 << 10) ? 4 * n : (size_t)64 << 10;
-    if (region + 16384 > e->pool)
-        region = e->pool > 16384 + n ? e->pool - 16384 : n;
+    size_t region = cwb_random_region(n, e->pool); /* as cwbench --ab --state random */
     memset(sp, 0, sizeof sp);
     for (size_t i = 0; i < nc; i++) {
         rt[i] = &c[i].rt;

@@ -236,7 +236,7 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
     tune_cand_set(&c[0], "vector loop", op_temporal, &vec);
     tune_cand_set(&c[1], "rep movsb", op_temporal, &rep);
     double ra[16], rm[16], rr[16];
-    int wa[16], wm[16], wr[16], split[16], win = 0, kept = 0;
+    int wa[16], wm[16], wr[16], loses[16], split[16], win = 0, kept = 0;
     for (size_t i = 0; i < ns; i++) {
         struct tune_cell al, mis, rnd;
         struct cwb_spec sa = tune_hot_spec(sizes[i], 0, 0), sm = tune_hot_spec(sizes[i], 5, 37);
@@ -255,8 +255,9 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
             rr[i] = rnd.vs0[1].ratio;
             wr[i] = rnd.vs0[1].significant && rr[i] >= 1.02;
         }
-        int loses = ra[i] < 0.95 || rm[i] < 0.95 || (rr[i] != 0 && rr[i] < 0.95);
-        split[i] = loses && (wa[i] || wm[i] || wr[i]);
+        /* more than 5% slower at some placement */
+        loses[i] = ra[i] < 0.95 || rm[i] < 0.95 || (rr[i] != 0 && rr[i] < 0.95);
+        split[i] = loses[i] && (wa[i] || wm[i] || wr[i]);
     }
     /* align-dst: from the smallest size where rep movsb wins (any
      * placement, significantly) up to the threshold, if no size from there
@@ -264,12 +265,11 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
      * another while the starting policy had rep movsb there */
     size_t safe = ns, lo = ns;
     for (size_t i = ns; i-- > 0;) {
-        int loses = ra[i] < 0.95 || rm[i] < 0.95 || (rr[i] != 0 && rr[i] < 0.95);
         int started_rep =
             start_mode == REP_ALIGN_DST && sizes[i] >= start_min && sizes[i] <= start_max;
-        if (loses && !(split[i] && started_rep))
+        if (loses[i] && !(split[i] && started_rep))
             break;
-        kept += loses;
+        kept += loses[i];
         safe = i;
     }
     for (size_t i = safe; i < ns && lo == ns; i++)
