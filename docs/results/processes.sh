@@ -39,7 +39,7 @@ CWB=$BUILD/programs/cwbench
 rows=$(mktemp) || exit 1
 trap 'rm -f "$rows"' EXIT
 echo "### $(date -u '+%Y-%m-%d %H:%M:%S UTC')  load: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "### $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "### $("$CWB" info | sed -n 's/^cpu: //p')"
 echo "\$ cwbench $*   # in $N processes"
 for p in $(seq 1 "$N"); do
     out=$("$CWB" "$@" 2>&1)

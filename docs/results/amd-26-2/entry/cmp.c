@@ -20,11 +20,10 @@
 #include <stdint.h>
 #include <time.h>
 #include <sys/mman.h>
+#include "harness.h"
 typedef void *(*fn)(void *, const void *, size_t);
 extern void *cw_memcpy(void*restrict,const void*restrict,size_t);
 extern void *old_cw_memcpy(void*restrict,const void*restrict,size_t);
-static inline uint64_t now(void){ struct timespec t; clock_gettime(CLOCK_MONOTONIC,&t); return t.tv_sec*1000000000ull+t.tv_nsec; }
-static int cmpd(const void *a, const void *b) { double x = *(const double*)a, y = *(const double*)b; return x < y ? -1 : x > y; }
 int main(int argc, char **argv) {
   int soff = atoi(argv[1]), doff = atoi(argv[2]);
   unsigned char *buf = mmap(0, 1<<22, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);
@@ -37,14 +36,14 @@ int main(int argc, char **argv) {
     volatile fn fp;
     for (int r = 0; r < R; r++) for (int i0 = 0; i0 < 3; i0++) { int i = (i0 + r) % 3;
       fp = f[i]; fn g = fp;
-      uint64_t t0 = now();
+      double t0 = now();
       for (int k = 0; k < 100000; k++) { g(d, s, n); __asm__ volatile("" ::: "memory"); }
       t[i][r] = (now() - t0) / 100000.0;
     }
     double ro[R], rn[R], rno[R];
     for (int r = 0; r < R; r++) { ro[r] = t[0][r]/t[1][r]; rn[r] = t[0][r]/t[2][r]; rno[r] = t[1][r]/t[2][r]; }
-    qsort(ro, R, 8, cmpd); qsort(rn, R, 8, cmpd); qsort(rno, R, 8, cmpd);
-    for (int i = 0; i < 3; i++) qsort(t[i], R, 8, cmpd);
+    qsort(ro, R, 8, by_value); qsort(rn, R, 8, by_value); qsort(rno, R, 8, by_value);
+    for (int i = 0; i < 3; i++) qsort(t[i], R, 8, by_value);
     printf("%4zu B %d:%d  glibc %.2f ns  old %.2f  new %.2f | x glibc: old %.3f [%.3f,%.3f] new %.3f [%.3f,%.3f] | new/old %.3f [%.3f,%.3f]\n",
       n, soff, doff, t[0][R/2], t[1][R/2], t[2][R/2], ro[R/2], ro[R/4], ro[3*R/4], rn[R/2], rn[R/4], rn[3*R/4], rno[R/2], rno[R/4], rno[3*R/4]);
   }

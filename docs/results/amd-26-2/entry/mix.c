@@ -13,6 +13,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "harness.h"
+
 typedef void *(*copy_fn)(void *, const void *, size_t);
 extern void *cw_memcpy(void *restrict, const void *restrict, size_t);
 
@@ -23,17 +25,6 @@ static uint64_t next(void)
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return rng;
-}
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 int main(void)

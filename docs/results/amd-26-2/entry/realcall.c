@@ -13,6 +13,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "harness.h"
+
 void *cw_memcpy(void *restrict, const void *restrict, size_t);
 void *old_cw_memcpy(void *restrict, const void *restrict, size_t);
 
@@ -29,18 +31,6 @@ void *old_cw_memcpy(void *restrict, const void *restrict, size_t);
 LOOP(loop_glibc, memcpy)
 LOOP(loop_old, old_cw_memcpy)
 LOOP(loop_new, cw_memcpy)
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 int main(int argc, char **argv)
 {
