@@ -50,9 +50,20 @@ static void *memmove_first_use(void *dst, const void *src, size_t n);
  * first-use paths. */
 static _Atomic(cwi_copy_fn) g_memcpy_copy = memcpy_first_use;
 static _Atomic(cwi_move_fn) g_memmove_move = memmove_first_use;
-static size_t g_nt_threshold = SIZE_MAX; /* start-up writes it before cwi_active_row */
+/* The non-temporal threshold. Atomic because a copy may test it while
+ * another thread's start-up (or cw_settings_apply) writes it; relaxed
+ * because a copy that reads the old value is still right: before start-up
+ * every path below it leads to the first-use code, which waits, and
+ * either side of a change copies the same bytes. A relaxed load is a
+ * plain load: this costs the copies nothing. */
+static _Atomic(size_t) g_nt_threshold = SIZE_MAX;
 static uint32_t g_features;
 static const char *g_runnable[N_IMPLS + 1];
+
+static inline size_t nt_threshold(void)
+{
+    return atomic_load_explicit(&g_nt_threshold, memory_order_relaxed);
+}
 
 int cwi_impl_runnable(const struct cwi_impl *impl)
 {
@@ -78,7 +89,7 @@ void cwi_dispatch_publish(const struct cwi_impl *impl)
 
 void cwi_dispatch_set_threshold(size_t nt)
 {
-    g_nt_threshold = nt;
+    atomic_store_explicit(&g_nt_threshold, nt, memory_order_relaxed);
 }
 
 const struct cwi_impl *cwi_dispatch_setup(uint32_t features)
@@ -215,7 +226,7 @@ static inline __attribute__((always_inline)) void *memcpy_through_row(void *rest
 {
     if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1))
         return atomic_load_explicit(&g_memcpy_small, memory_order_acquire)(dst, src, n);
-    if (__builtin_expect(n >= g_nt_threshold, 0))
+    if (__builtin_expect(n >= nt_threshold(), 0))
         return memcpy_streaming(dst, src, n);
     return atomic_load_explicit(&g_memcpy_copy, memory_order_acquire)(dst, src, n);
 }
@@ -234,7 +245,7 @@ int cwi_memcpy_path(const void *dst, const void *src, size_t n)
     if (n <= CWI_MEMCPY_SMALL)
         return CWI_PATH_TEMPORAL;
     const struct cwi_impl *impl = active();
-    int streaming = n >= g_nt_threshold;
+    int streaming = n >= nt_threshold();
     if (impl->path != NULL)
         return impl->path(dst, src, n, streaming);
     return streaming ? CWI_PATH_STREAM : CWI_PATH_TEMPORAL;
@@ -329,7 +340,7 @@ static __attribute__((noinline)) void *memmove_large(void *dst, const void *src,
 CWI_ENTRY void *cw_memmove(void *dst, const void *src, size_t n)
 {
     CWI_RETURN_IF_SMALL(dst, src, n);
-    if (__builtin_expect(n >= g_nt_threshold, 0))
+    if (__builtin_expect(n >= nt_threshold(), 0))
         return memmove_large(dst, src, n);
     return atomic_load_explicit(&g_memmove_move, memory_order_acquire)(dst, src, n);
 }
@@ -437,7 +448,7 @@ void cwi_copy_hinted(void *restrict dst, const void *restrict src, size_t n, uns
         cwi_sfence();
     } else if (hints & CW_DST_REUSE) {
         (hints & CW_SRC_NOREUSE ? impl->copy_srcnta : impl->copy)(dst, src, n);
-    } else if (n >= g_nt_threshold) {
+    } else if (n >= nt_threshold()) {
         (hints & CW_SRC_NOREUSE ? impl->copy_nt_srcnta : impl->copy_nt)(dst, src, n);
         cwi_sfence();
     } else {

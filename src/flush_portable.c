@@ -6,10 +6,11 @@
 const char *cwi_flush_select(uint32_t features)
 {
     (void)features;
-    if (cwi_pol.flush_pref != CWI_FLUSHPREF_AUTO) {
+    int pref = CWI_POL(flush_pref);
+    if (pref != CWI_FLUSHPREF_AUTO) {
         cwi_config_error("flush=%s: this CPU has no user-space cache write-back",
-                         cwi_flush_pref_names[cwi_pol.flush_pref]);
-        cwi_pol.flush_pref = CWI_FLUSHPREF_AUTO;
+                         cwi_flush_pref_names[pref]);
+        CWI_POL_SET(flush_pref, CWI_FLUSHPREF_AUTO);
     }
     return "none";
 }

@@ -276,9 +276,9 @@ CWI_HIDDEN const char *cwi_settings_impl(void);
 CWI_HIDDEN const struct cwi_profile *cwi_settings_file_profile(const char *path);
 /* That file's settings over cwi_pol (bad lines recorded and skipped). */
 CWI_HIDDEN void cwi_settings_overlay_file(const char *path);
-/* Switches off in cwi_pol what the CPU cannot run, whatever asked for it
+/* Switches off in p what the CPU cannot run, whatever asked for it
  * (recorded unless the profile did). */
-CWI_HIDDEN void cwi_settings_sanitize(const struct cwi_cpu *c);
+CWI_HIDDEN void cwi_settings_sanitize(struct cwi_policy *p, const struct cwi_cpu *c);
 /* Keeps the policy and the sources in force as the start-up ones that
  * cw_settings_restore() puts back. */
 CWI_HIDDEN void cwi_settings_keep_startup(void);
@@ -368,12 +368,12 @@ CWI_HIDDEN extern struct cw_info cwi_info;
 /* Held while cw_info's implementation, threshold and settings change
  * after start-up. */
 CWI_HIDDEN extern pthread_mutex_t cwi_info_lock;
-/* For cw_settings_apply/restore, which changed cwi_pol: switches off what
- * the CPU cannot run, chooses the write-back instruction again when
- * flush_pref is no longer old_flush_pref, and puts the policy in force for
- * every entry point (cw_memcpy's own copy of the streaming threshold,
- * cw_info's settings). Copies running meanwhile may see either policy. */
-CWI_HIDDEN void cwi_policy_republish(int old_flush_pref);
+/* For cw_settings_apply/restore: puts next in force, with what the CPU
+ * cannot run switched off, the write-back instruction chosen again when
+ * its flush setting changed, and the streaming threshold and cw_info's
+ * settings following. Copies running meanwhile may see either policy
+ * (each field is stored atomically, src/policy.h). */
+CWI_HIDDEN void cwi_policy_republish(const struct cwi_policy *next);
 
 /* ---- The entry points' state (src/dispatch.c) ---- */
 CWI_HIDDEN const struct cwi_impl *cwi_active(void);
@@ -404,7 +404,7 @@ enum { CWI_FLUSH_NONE, CWI_FLUSH_CLFLUSH, CWI_FLUSH_CLFLUSHOPT, CWI_FLUSH_CLWB }
 CWI_HIDDEN extern int cwi_flush_kind;
 static inline __attribute__((always_inline)) void cwi_flush_line_inline(const void *p)
 {
-    switch (cwi_flush_kind) {
+    switch (__atomic_load_n(&cwi_flush_kind, __ATOMIC_RELAXED)) {
     case CWI_FLUSH_CLWB:
         __asm__ volatile("clwb %0" : "+m"(*(volatile char *)p));
         break;

@@ -273,13 +273,13 @@ static unsigned cpus_allowed(void)
  * the caller's CPUs, and at most one per parallel_min / 2 bytes. */
 static unsigned threads_for(size_t n, unsigned want)
 {
-    if (n < cwi_pol.parallel_min || n == 0)
+    if (n < CWI_POL(parallel_min) || n == 0)
         return 1;
     if (want == 0)
-        want = cwi_pol.parallel_threads != 0 ? (unsigned)cwi_pol.parallel_threads : POOL_MAX;
+        want = CWI_POL(parallel_threads) != 0 ? (unsigned)CWI_POL(parallel_threads) : POOL_MAX;
     if (want > POOL_MAX)
         want = POOL_MAX;
-    size_t share = cwi_pol.parallel_min / 2;
+    size_t share = CWI_POL(parallel_min) / 2;
     if (share != 0 && n / share < want)
         want = (unsigned)(n / share);
     if (want <= 1)

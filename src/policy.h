@@ -88,9 +88,19 @@ struct cwi_policy {
     size_t parallel_threads;
 };
 
-/* The policy in force (src/settings.c). Written during initialisation only
- * (and by cw_settings_apply/cw_settings_restore, a measuring tool's). */
+/* The policy in force (src/settings.c). Written during initialisation
+ * (before the implementation is published, so the copies that read it
+ * afterwards see it whole), and by cw_settings_apply/cw_settings_restore,
+ * a measuring tool's, while other threads may be copying: their contract
+ * lets such a copy run with either value. So once the library is up each
+ * field is read with CWI_POL and written with CWI_POL_SET (or all of them
+ * with cwi_policy_store): relaxed atomic accesses, on every target the
+ * plain load or store they replace, and no data race. */
 extern struct cwi_policy cwi_pol __attribute__((visibility("hidden")));
+#define CWI_POL(field) __atomic_load_n(&cwi_pol.field, __ATOMIC_RELAXED)
+#define CWI_POL_SET(field, value) __atomic_store_n(&cwi_pol.field, (value), __ATOMIC_RELAXED)
+/* Every field of p into cwi_pol with CWI_POL_SET. */
+void cwi_policy_store(const struct cwi_policy *p) __attribute__((visibility("hidden")));
 
 /* A built-in profile: the policy of one CPU family, or a generic rule. */
 struct cwi_profile {

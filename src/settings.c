@@ -297,25 +297,43 @@ void cwi_settings_overlay_file(const char *path)
 
 /* ---- what the CPU runs ------------------------------------------------------ */
 
-void cwi_settings_sanitize(const struct cwi_cpu *c)
+void cwi_settings_sanitize(struct cwi_policy *p, const struct cwi_cpu *c)
 {
-    if (cwi_pol.rep_mode != CWI_REP_OFF && !(c->features & CWI_F_ERMS)) {
+    if (p->rep_mode != CWI_REP_OFF && !(c->features & CWI_F_ERMS)) {
         if (strcmp(cwi_settings[CWI_SET_REP_MOVSB].source, "table") != 0)
             cwi_config_error("rep_movsb=%s: this CPU has no ERMS (fast rep movsb); off",
-                             rep_names[cwi_pol.rep_mode]);
-        cwi_pol.rep_mode = CWI_REP_OFF;
+                             rep_names[p->rep_mode]);
+        p->rep_mode = CWI_REP_OFF;
     }
-    if (cwi_pol.stream_method == CWI_STREAM_REP && !(c->features & CWI_F_ERMS)) {
+    if (p->stream_method == CWI_STREAM_REP && !(c->features & CWI_F_ERMS)) {
         if (strcmp(cwi_settings[CWI_SET_STREAM_METHOD].source, "table") != 0)
             cwi_config_error("stream_method=rep-movsb: this CPU has no ERMS (fast rep movsb); "
                              "nt-stores");
-        cwi_pol.stream_method = CWI_STREAM_NT;
+        p->stream_method = CWI_STREAM_NT;
     }
-    if ((cwi_pol.src_mode & CWI_SRC_FLUSH) && !(c->features & CWI_F_CLFLUSHOPT)) {
+    if ((p->src_mode & CWI_SRC_FLUSH) && !(c->features & CWI_F_CLFLUSHOPT)) {
         /* clflush instead would be ordered against every store */
-        cwi_pol.src_mode = CWI_SRC_PREFETCHNTA;
+        p->src_mode = CWI_SRC_PREFETCHNTA;
     }
 }
+
+/* Field by field through the settings table, which names every field of
+ * the policy (each setting is one field; the size check below catches a
+ * field added without its setting). */
+void cwi_policy_store(const struct cwi_policy *p)
+{
+    for (size_t i = 0; i < N_SETTINGS; i++) {
+        const char *from = (const char *)p + defs[i].offset;
+        char *to = (char *)&cwi_pol + defs[i].offset;
+        if (defs[i].kind == K_SIZE)
+            __atomic_store_n((size_t *)to, *(const size_t *)from, __ATOMIC_RELAXED);
+        else if (defs[i].kind == K_ENUM)
+            __atomic_store_n((int *)to, *(const int *)from, __ATOMIC_RELAXED);
+    }
+}
+/* nine size_t and six int settings, as LP64 lays them out (with padding) */
+_Static_assert(sizeof(size_t) != 8 || sizeof(struct cwi_policy) == 104,
+               "a field of struct cwi_policy has no setting: cwi_policy_store would skip it");
 
 /* ---- settings put in force by a tool (cw_settings_apply) ------------------ */
 
@@ -388,23 +406,19 @@ int cw_settings_apply(const char *settings, char *err, size_t err_len)
         errno = EINVAL;
         return -1;
     }
-    int old_flush = cwi_pol.flush_pref;
-    cwi_pol = a.pol;
     for (size_t i = 0; i < N_SETTINGS; i++)
         if (a.given[i])
             cwi_settings[i].source = "api";
-    cwi_policy_republish(old_flush);
+    cwi_policy_republish(&a.pol);
     return 0;
 }
 
 int cw_settings_restore(void)
 {
     cwi_init();
-    int old_flush = cwi_pol.flush_pref;
-    cwi_pol = g_startup_pol;
     for (size_t i = 0; i < N_SETTINGS; i++)
         if (defs[i].kind != K_IMPL)
             cwi_settings[i].source = g_startup_source[i];
-    cwi_policy_republish(old_flush);
+    cwi_policy_republish(&g_startup_pol);
     return 0;
 }

@@ -187,8 +187,8 @@ static void init_once(void)
     cwi_settings_begin();
     if (file != NULL) /* 3 */
         cwi_settings_overlay_file(file);
-    cwi_env_overlay();             /* 4 */
-    cwi_settings_sanitize(&g_cpu); /* 5 */
+    cwi_env_overlay();                       /* 4 */
+    cwi_settings_sanitize(&cwi_pol, &g_cpu); /* 5 */
     in->flush_insn = cwi_flush_select(g_cpu.features);
     const struct cwi_impl *impl = choose_impl(in);
     cwi_settings_keep_startup();
@@ -214,11 +214,14 @@ __attribute__((constructor)) static void cwi_init_at_load(void)
     cwi_init();
 }
 
-void cwi_policy_republish(int old_flush_pref)
+void cwi_policy_republish(const struct cwi_policy *next)
 {
     cwi_init();
-    cwi_settings_sanitize(&g_cpu);
-    if (cwi_pol.flush_pref != old_flush_pref)
+    struct cwi_policy p = *next;
+    cwi_settings_sanitize(&p, &g_cpu);
+    int flush_changed = p.flush_pref != CWI_POL(flush_pref);
+    cwi_policy_store(&p);
+    if (flush_changed)
         cwi_info.flush_insn = cwi_flush_select(g_cpu.features);
     pthread_mutex_lock(&cwi_info_lock);
     publish_threshold(&cwi_info);

@@ -9,7 +9,11 @@
  * phase just adds load.)
  * Phase 2: two threads hammer cw_impl_select over every runnable
  * implementation while copying and checking every copy, and reading the
- * active name. */
+ * active name.
+ * Phase 3: one thread moves the policy back and forth with
+ * cw_settings_apply (which may run beside copies): the non-temporal
+ * threshold, the rep movsb window and the write-back instruction, while the
+ * other copies and persists, checking sizes on both sides of each. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -97,6 +101,85 @@ static void *hammer(void *arg)
     return NULL;
 }
 
+#define APPLY_ROUNDS 2000
+
+/* An instruction every CPU of the target has, to alternate with the one
+ * in force at start-up (under qemu-user on aarch64 that is dc-cvac, which
+ * the tests' environment names: "auto" would choose dc cvap, which
+ * qemu-user 7.2 reports but does not run). */
+#if defined(__x86_64__)
+#define FLUSH_NAMED "clflush"
+#elif defined(__aarch64__)
+#define FLUSH_NAMED "dc-cvac"
+#else
+#define FLUSH_NAMED "auto"
+#endif
+
+static char g_policies[2][160];
+
+static void *apply_thresholds(void *arg)
+{
+    (void)arg;
+    char err[160];
+    wait_go();
+    for (int r = 0; r < APPLY_ROUNDS; r++)
+        if (cw_settings_apply(g_policies[r & 1], err, sizeof err) != 0)
+            atomic_fetch_add(&g_bad, 1);
+    return NULL;
+}
+
+/* The two policies apply_thresholds alternates between. */
+static void make_policies(void)
+{
+    const struct cw_info *in = cw_get_info();
+    const char *flush = "auto";
+    for (int i = 0; i < in->n_settings; i++)
+        if (strcmp(in->settings[i].name, "flush") == 0)
+            flush = in->settings[i].value;
+    snprintf(g_policies[0], sizeof g_policies[0],
+             "nt_threshold = 1K\nrep_movsb_min = 2K\nflush = %s\n", FLUSH_NAMED);
+    snprintf(g_policies[1], sizeof g_policies[1],
+             "nt_threshold = 1M\nrep_movsb_min = 8K\nflush = %s\n", flush);
+}
+
+static void *copy_across_threshold(void *arg)
+{
+    (void)arg;
+    static unsigned char s[8192 + 64], d[8192 + 64];
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    for (size_t i = 0; i < sizeof s; i++)
+        s[i] = (unsigned char)(i * 7 + 3);
+    wait_go();
+    for (int r = 0; r < ROUNDS; r++) {
+        cwt_xorshift64(&x);
+        size_t n = 512 + (size_t)(x >> 20) % 7680, off = (size_t)(x >> 40) % 64;
+        d[off + n] = 0xee;
+        void *ret = r % 3 == 0   ? cw_memcpy(d + off, s, n)
+                    : r % 3 == 1 ? cw_memmove(d + off, s, n)
+                                 : cw_copy(d + off, s, n, CW_PERSIST);
+        if (ret != d + off || memcmp(d + off, s, n) != 0 || d[off + n] != 0xee)
+            atomic_fetch_add(&g_bad, 1);
+    }
+    return NULL;
+}
+
+static int run_pair(void *(*a)(void *), void *(*b)(void *))
+{
+    pthread_t t[2];
+    atomic_store(&g_go, 0);
+    if (pthread_create(&t[0], NULL, a, (void *)(intptr_t)0) != 0)
+        return -1;
+    if (pthread_create(&t[1], NULL, b, (void *)(intptr_t)1) != 0) {
+        atomic_store(&g_go, 1);
+        pthread_join(t[0], NULL);
+        return -1;
+    }
+    atomic_store(&g_go, 1);
+    pthread_join(t[0], NULL);
+    pthread_join(t[1], NULL);
+    return 0;
+}
+
 int main(void)
 {
     CWT_CHECK(g_first_ran, "first-use phase did not run (pthread_create failed?)");
@@ -112,17 +195,19 @@ int main(void)
     printf("test_threads: %d runnable implementations, active %s\n", g_n_runnable,
            cw_impl_name());
 
-    atomic_store(&g_go, 0);
-    pthread_t t[2];
-    for (int i = 0; i < 2; i++)
-        if (pthread_create(&t[i], NULL, hammer, (void *)(intptr_t)i) != 0) {
-            cwt_fail("pthread_create");
-            return 1;
-        }
-    atomic_store(&g_go, 1);
-    for (int i = 0; i < 2; i++)
-        pthread_join(t[i], NULL);
+    if (run_pair(hammer, hammer) != 0) {
+        cwt_fail("pthread_create");
+        return 1;
+    }
     CWT_CHECK(atomic_load(&g_bad) == 0, "%ld wrong results under concurrent selection",
               atomic_load(&g_bad));
+    make_policies();
+    if (run_pair(apply_thresholds, copy_across_threshold) != 0) {
+        cwt_fail("pthread_create");
+        return 1;
+    }
+    CWT_CHECK(atomic_load(&g_bad) == 0, "%ld wrong results while the policy moved",
+              atomic_load(&g_bad));
+    CWT_CHECK(cw_settings_restore() == 0, "cw_settings_restore");
     return cwt_finish("test_threads");
 }

@@ -26,8 +26,8 @@ const char *cwi_flush_select(uint32_t features)
     size_t line = (size_t)4 << ((ctr >> 16) & 0xf);
     /* an architecturally possible 4 KiB "line" would not be a cache line:
      * keep the conservative step then */
-    dline = line >= 16 && line <= 2048 ? line : 16;
-    int pref = cwi_pol.flush_pref, dcpop = !!(features & CWI_F_DCPOP);
+    __atomic_store_n(&dline, line >= 16 && line <= 2048 ? line : (size_t)16, __ATOMIC_RELAXED);
+    int pref = CWI_POL(flush_pref), dcpop = !!(features & CWI_F_DCPOP);
     /* dc-cvac is always available: a weaker write-back (point of
      * coherency), e.g. for qemu-user 7.2 (Debian 12), which reports
      * HWCAP_DCPOP but raises SIGILL on DC CVAP */
@@ -35,10 +35,13 @@ const char *cwi_flush_select(uint32_t features)
         !(pref == CWI_FLUSHPREF_DC_CVAP && dcpop)) {
         cwi_config_error("flush=%s: this CPU has no such instruction; using the best it has",
                          cwi_flush_pref_names[pref]);
-        cwi_pol.flush_pref = pref = CWI_FLUSHPREF_AUTO;
+        CWI_POL_SET(flush_pref, CWI_FLUSHPREF_AUTO);
+        pref = CWI_FLUSHPREF_AUTO;
     }
-    use_cvap = dcpop && pref != CWI_FLUSHPREF_DC_CVAC;
-    return use_cvap ? "dc cvap" : "dc cvac";
+    int cvap = dcpop && pref != CWI_FLUSHPREF_DC_CVAC;
+    /* cw_settings_apply may choose again while other threads flush */
+    __atomic_store_n(&use_cvap, cvap, __ATOMIC_RELAXED);
+    return cvap ? "dc cvap" : "dc cvac";
 }
 
 /* One loop per instruction, chosen once per call. DC CVAC and DC CVAP
@@ -48,10 +51,10 @@ void cwi_flush_range(const void *p, size_t n)
 {
     if (n == 0)
         return;
-    size_t step = dline;
+    size_t step = __atomic_load_n(&dline, __ATOMIC_RELAXED);
     uintptr_t a = (uintptr_t)p & ~(uintptr_t)(step - 1);
     uintptr_t end = (uintptr_t)p + n;
-    if (use_cvap) {
+    if (__atomic_load_n(&use_cvap, __ATOMIC_RELAXED)) {
         for (; a < end; a += step)
             __asm__ volatile(DC_CVAP(%0) : : "r"(a) : "memory");
     } else {

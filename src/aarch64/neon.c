@@ -168,14 +168,14 @@ struct cwl_src {
 /* the streaming loop's prefetch */
 CWL_INLINE struct cwl_src cwl_src_plain(void)
 {
-    return (struct cwl_src){cwi_pol.stream_pf_dist, cwi_pol.stream_pf_hint};
+    return (struct cwl_src){CWI_POL(stream_pf_dist), CWI_POL(stream_pf_hint)};
 }
 
 /* CW_SRC_NOREUSE: PLDL1STRM ahead where the policy says prefetchnta */
 CWL_INLINE struct cwl_src cwl_src_noreuse(void)
 {
-    if (cwi_pol.src_mode & CWI_SRC_PREFETCHNTA)
-        return (struct cwl_src){cwi_pol.src_pf_dist, CWI_PF_NTA};
+    if (CWI_POL(src_mode) & CWI_SRC_PREFETCHNTA)
+        return (struct cwl_src){CWI_POL(src_pf_dist), CWI_PF_NTA};
     return cwl_src_plain();
 }
 

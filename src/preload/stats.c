@@ -183,21 +183,21 @@ static void emit(struct cwp_out *o, void *arg)
     else
         cwp_out_str(o, "no inline path");
     cwp_out_str(o, "; rep movsb ");
-    if (impl->path == NULL || cwi_pol.rep_mode == CWI_REP_OFF ||
-        cwi_pol.rep_min > cwi_pol.rep_max) {
+    if (impl->path == NULL || CWI_POL(rep_mode) == CWI_REP_OFF ||
+        CWI_POL(rep_min) > CWI_POL(rep_max)) {
         cwp_out_str(o, "off");
     } else {
         /* the window as cw_memcpy sees it: streaming takes over at the threshold */
-        size_t hi = cwi_pol.rep_max < cwp_nt_threshold ? cwi_pol.rep_max : cwp_nt_threshold - 1;
-        cwp_out_u64(o, cwi_pol.rep_min);
+        size_t hi = CWI_POL(rep_max) < cwp_nt_threshold ? CWI_POL(rep_max) : cwp_nt_threshold - 1;
+        cwp_out_u64(o, CWI_POL(rep_min));
         cwp_out_str(o, "..");
         cwp_out_u64(o, hi);
-        cwp_out_str(o, cwi_pol.rep_mode == CWI_REP_ALIGNED ? " B (both 64-byte aligned)"
+        cwp_out_str(o, CWI_POL(rep_mode) == CWI_REP_ALIGNED ? " B (both 64-byte aligned)"
                                                            : " B (any alignment)");
     }
     out_size(o, "; streaming from ", cwp_nt_threshold);
-    if (impl->path != NULL && cwi_pol.stream_method == CWI_STREAM_REP) {
-        out_size(o, " (by rep movsb from ", cwi_pol.stream_rep_min);
+    if (impl->path != NULL && CWI_POL(stream_method) == CWI_STREAM_REP) {
+        out_size(o, " (by rep movsb from ", CWI_POL(stream_rep_min));
         cwp_out_str(o, ")");
     }
     cwp_out_str(o, "; src_noreuse ");

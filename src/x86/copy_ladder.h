@@ -77,7 +77,7 @@ struct cwl_src {
  * Xeon, +20%). */
 CWL_INLINE struct cwl_src cwl_src_plain(void)
 {
-    return (struct cwl_src){cwi_pol.stream_pf_dist, 0, cwi_pol.stream_pf_hint, 0};
+    return (struct cwl_src){CWI_POL(stream_pf_dist), 0, CWI_POL(stream_pf_hint), 0};
 }
 
 /* CW_SRC_NOREUSE: prefetchnta ahead and/or clflushopt behind, as the
@@ -88,15 +88,15 @@ CWL_INLINE struct cwl_src cwl_src_plain(void)
  * (cw_copy_safe). */
 CWL_INLINE struct cwl_src cwl_src_noreuse(void)
 {
-    int mode = cwi_pol.src_mode;
+    int mode = CWI_POL(src_mode);
     struct cwl_src p = cwl_src_plain();
     if (mode & CWI_SRC_PREFETCHNTA) {
-        p.dist = cwi_pol.src_pf_dist;
+        p.dist = CWI_POL(src_pf_dist);
         p.hint = CWI_PF_NTA;
     }
     if (mode & CWI_SRC_FLUSH) {
         p.drop = 1;
-        p.back = cwi_pol.src_flush_back;
+        p.back = CWI_POL(src_flush_back);
     }
     return p;
 }
@@ -334,7 +334,7 @@ CWL_INLINE void cwl_part_line(cwl_u8 *d, const cwl_u8 *s, size_t n, int flush)
 {
     if (flush == CWL_TEMPORAL) {
         cwl_ladder(d, s, n);
-    } else if (flush == CWL_PERSIST && cwi_pol.persist_small == CWI_PERSIST_CLWB) {
+    } else if (flush == CWL_PERSIST && CWI_POL(persist_small) == CWI_PERSIST_CLWB) {
         /* store + write-back: on the Xeon half the cost of movnti + sfence
          * for 4-32 B persists (without the sfence, movnti is 10x faster) */
         cwl_ladder(d, s, n);
@@ -394,8 +394,8 @@ CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cw
  * at the L1 edge). Sanitized at init: never without ERMS. */
 CWL_INLINE int cwl_rep_movsb_wins(const cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    int mode = cwi_pol.rep_mode;
-    if (mode == CWI_REP_OFF || n < cwi_pol.rep_min || n > cwi_pol.rep_max)
+    int mode = CWI_POL(rep_mode);
+    if (mode == CWI_REP_OFF || n < CWI_POL(rep_min) || n > CWI_POL(rep_max))
         return 0;
     return mode == CWI_REP_ALIGN_DST || (((uintptr_t)d | (uintptr_t)s) & 63) == 0;
 }
@@ -457,7 +457,7 @@ CWL_KERNEL void *cwl_k_copy_srcnta(void *restrict dst, const void *restrict src,
  * an L2 victim evicted at 64 MiB). Sanitized at init: never without ERMS. */
 CWL_INLINE int cwl_stream_by_rep(size_t n)
 {
-    return cwi_pol.stream_method == CWI_STREAM_REP && n >= cwi_pol.stream_rep_min;
+    return CWI_POL(stream_method) == CWI_STREAM_REP && n >= CWI_POL(stream_rep_min);
 }
 
 CWL_KERNEL void *cwl_k_copy_nt(void *restrict dst, const void *restrict src, size_t n)
@@ -504,7 +504,7 @@ CWL_KERNEL void *cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict s
 CWL_INLINE void cwl_flushcache(cwl_u8 *d, const cwl_u8 *s, size_t n, int mode)
 {
     size_t head = (size_t)(-(uintptr_t)d & (CWL_LINE - 1));
-    if (mode == CWL_PERSIST && n < CWL_NT_MIN && cwi_pol.persist_small == CWI_PERSIST_CLWB) {
+    if (mode == CWL_PERSIST && n < CWL_NT_MIN && CWI_POL(persist_small) == CWI_PERSIST_CLWB) {
         /* a few lines with the drain right after: where store + write-back
          * beats movnti + sfence for a partial line it beats a streamed line
          * + sfence too (64-128 B persists on the Xeon: 0.89-0.92 of

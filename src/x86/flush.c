@@ -7,37 +7,44 @@
 
 int cwi_flush_kind = CWI_FLUSH_CLFLUSH; /* every x86-64 CPU has clflush */
 
+/* cw_settings_apply may choose again while other threads flush (relaxed:
+ * either instruction writes the line back) */
+static void set_flush_kind(int kind)
+{
+    __atomic_store_n(&cwi_flush_kind, kind, __ATOMIC_RELAXED);
+}
+
 const char *cwi_flush_select(uint32_t features)
 {
-    int pref = cwi_pol.flush_pref;
+    int pref = CWI_POL(flush_pref);
     if (pref != CWI_FLUSHPREF_AUTO) {
         uint32_t need = pref == CWI_FLUSHPREF_CLWB         ? CWI_F_CLWB
                         : pref == CWI_FLUSHPREF_CLFLUSHOPT ? CWI_F_CLFLUSHOPT
                         : pref == CWI_FLUSHPREF_CLFLUSH    ? CWI_F_CLFLUSH
                                                            : 0;
         if (need != 0 && (features & need)) {
-            cwi_flush_kind = pref == CWI_FLUSHPREF_CLWB         ? CWI_FLUSH_CLWB
-                             : pref == CWI_FLUSHPREF_CLFLUSHOPT ? CWI_FLUSH_CLFLUSHOPT
-                                                                : CWI_FLUSH_CLFLUSH;
+            set_flush_kind(pref == CWI_FLUSHPREF_CLWB         ? CWI_FLUSH_CLWB
+                           : pref == CWI_FLUSHPREF_CLFLUSHOPT ? CWI_FLUSH_CLFLUSHOPT
+                                                              : CWI_FLUSH_CLFLUSH);
             return cwi_flush_pref_names[pref];
         }
         cwi_config_error("flush=%s: this CPU has no such instruction; using the best it has",
                          cwi_flush_pref_names[pref]);
-        cwi_pol.flush_pref = CWI_FLUSHPREF_AUTO;
+        CWI_POL_SET(flush_pref, CWI_FLUSHPREF_AUTO);
     }
     if (features & CWI_F_CLWB) {
-        cwi_flush_kind = CWI_FLUSH_CLWB;
+        set_flush_kind(CWI_FLUSH_CLWB);
         return "clwb";
     }
     if (features & CWI_F_CLFLUSHOPT) {
-        cwi_flush_kind = CWI_FLUSH_CLFLUSHOPT;
+        set_flush_kind(CWI_FLUSH_CLFLUSHOPT);
         return "clflushopt";
     }
     if (features & CWI_F_CLFLUSH) {
-        cwi_flush_kind = CWI_FLUSH_CLFLUSH;
+        set_flush_kind(CWI_FLUSH_CLFLUSH);
         return "clflush";
     }
-    cwi_flush_kind = CWI_FLUSH_NONE;
+    set_flush_kind(CWI_FLUSH_NONE);
     return "none";
 }
 
@@ -59,7 +66,7 @@ void cwi_flush_range(const void *p, size_t n)
         return;
     uintptr_t a = (uintptr_t)p & ~(uintptr_t)63;
     uintptr_t end = (uintptr_t)p + n;
-    switch (cwi_flush_kind) {
+    switch (__atomic_load_n(&cwi_flush_kind, __ATOMIC_RELAXED)) {
     case CWI_FLUSH_CLWB:
         CWI_FLUSH_LOOP("clwb", a, end);
         break;

@@ -131,7 +131,7 @@ CWL_INLINE void cwl_set_part(cwl_u8 *d, uint64_t w, size_t n, int mode)
 {
     if (mode == CWL_TEMPORAL) {
         cwl_set_upto64(d, w, n);
-    } else if (mode == CWL_PERSIST && cwi_pol.persist_small == CWI_PERSIST_CLWB) {
+    } else if (mode == CWL_PERSIST && CWI_POL(persist_small) == CWI_PERSIST_CLWB) {
         /* store + write-back: on the Xeon half the cost of movnti + sfence
          * for a few words persisted */
         cwl_set_upto64(d, w, n);
@@ -180,7 +180,7 @@ CWL_INLINE void cwl_set_flushcache(cwl_u8 *d, int c, size_t n, int mode)
 {
     uint64_t w = cwl_set_word(c);
     size_t head = (size_t)(-(uintptr_t)d & (CWL_LINE - 1));
-    if (mode == CWL_PERSIST && n < CWL_NT_MIN && cwi_pol.persist_small == CWI_PERSIST_CLWB) {
+    if (mode == CWL_PERSIST && n < CWL_NT_MIN && CWI_POL(persist_small) == CWI_PERSIST_CLWB) {
         /* A few lines with the drain right after: where the policy says
          * store + write-back beats movnti + sfence for a partial line, it
          * beats a streamed line + sfence too (a 64-byte persisted fill on
