@@ -532,9 +532,10 @@ CW_API size_t cw_info_size(void);
  *  It is meant for a measuring tool that tries policies one after another
  *  (cwbench tune), not for a program's normal work: a copy running in
  *  another thread during the call may run with either policy, or with a
- *  mixture of both, and calls must not be made concurrently with each
- *  other, with cw_settings_restore() or with cw_impl_select(); reading
- *  cw_get_info() meanwhile may see a setting half written.
+ *  mixture of both (each setting is read whole: there is no data race),
+ *  and calls must not be made concurrently with each other, with
+ *  cw_settings_restore() or with cw_impl_select(); reading cw_get_info()
+ *  meanwhile may see a setting half written.
  *  Returns 0; or -1 with errno set, changing nothing: EINVAL (settings is
  *  NULL, or a line is not "setting = value", names an unknown setting,
  *  impl, "profile" or "cpu", or has a value the setting does not take),
