@@ -34,6 +34,7 @@ files=(
     src/x86/sse2.c
     tests/cpu_matrix_safe.c
     tests/cross/dc_cvap_probe.c
+    tests/cwbench/test_calibrate.c
     tests/cwt_exec.h
     tests/fuzz/regress_main.c
     tests/packaging/embed/app.c

@@ -95,6 +95,10 @@ add_test(NAME cwbench.engine COMMAND cwbench_test_engine)
 add_executable(cwbench_test_fresh ${CMAKE_CURRENT_LIST_DIR}/cwbench/test_fresh.c)
 target_link_libraries(cwbench_test_fresh PRIVATE cwbench_core)
 add_test(NAME cwbench.fresh COMMAND cwbench_test_fresh)
+# the calibration after a stalled call: the batch still grows
+add_executable(cwbench_test_calibrate ${CMAKE_CURRENT_LIST_DIR}/cwbench/test_calibrate.c)
+target_link_libraries(cwbench_test_calibrate PRIVATE cwbench_core)
+add_test(NAME cwbench.calibrate COMMAND cwbench_test_calibrate)
 
 set(cwbs_script ${CMAKE_CURRENT_LIST_FILE})
 set(cwbs_dir ${CMAKE_CURRENT_BINARY_DIR}/cwbench_smoke)
