@@ -13,7 +13,10 @@
  *                        destination at +D: a kernel that aligns the
  *                        destination runs 63:0 for a dst+1 copy
  *   copy32 S:D           the same with 32-byte vectors (8 an iteration)
- *   cw_memcpy, glibc     the routines themselves, src+0 dst+1 and 0:0
+ *   cw_memcpy, glibc     the routines themselves at S:D (0:1 and 0:0 put the
+ *                        destination at the source's page offset or one
+ *                        byte above: "4K aliasing", which sends cw_memcpy
+ *                        to its backward loop; 0:2048 and 0:2049 do not)
  * Build and run:
  *   gcc -O2 -Iinclude docs/results/amd-26-2/misaligned-ceiling.c build/src/libcachewise.a \
  *       -lpthread -o misaligned-ceiling
@@ -33,7 +36,7 @@
 #define ROUNDS 21
 #define T __attribute__((noinline, target("avx512f,avx512bw,avx512vl")))
 
-static char *g_src, *g_dst; /* page-aligned, N + 4096 bytes each */
+static char *g_src, *g_dst; /* page-aligned, N + 4096 and N + 8192 bytes */
 static volatile unsigned g_sink;
 
 T static void load64(size_t off)
@@ -104,24 +107,35 @@ T static void copy32(size_t so, size_t dof)
 {
     const char *s = g_src + so;
     char *d = g_dst + dof;
+#define L32(k) _mm256_loadu_si256((const __m256i *)(s + i + 32 * (k)))
+#define S32(k, v) _mm256_storeu_si256((__m256i *)(d + i + 32 * (k)), (v))
     for (size_t i = 0; i < N; i += 256) {
-        __m256i v[8];
-        for (int k = 0; k < 8; k++)
-            v[k] = _mm256_loadu_si256((const __m256i *)(s + i + 32 * k));
-        for (int k = 0; k < 8; k++)
-            _mm256_storeu_si256((__m256i *)(d + i + 32 * k), v[k]);
+        __m256i a = L32(0), b = L32(1), c = L32(2), e = L32(3), f = L32(4), g = L32(5),
+                h = L32(6), j = L32(7);
+        S32(0, a);
+        S32(1, b);
+        S32(2, c);
+        S32(3, e);
+        S32(4, f);
+        S32(5, g);
+        S32(6, h);
+        S32(7, j);
     }
+#undef L32
+#undef S32
 }
 
 static void *(*volatile g_glibc)(void *, const void *, size_t) = memcpy;
 
 enum { V_LOAD64_0, V_LOAD64_63, V_LOAD32_0, V_LOAD32_63, V_STORE64_0, V_STORE64_63,
        V_STORE32_0, V_STORE32_63, V_COPY64_00, V_COPY64_630, V_COPY64_063, V_COPY32_00,
-       V_COPY32_630, V_COPY32_063, V_CW_00, V_CW_01, V_GLIBC_00, V_GLIBC_01, N_VARIANTS };
+       V_COPY32_630, V_COPY32_063, V_CW_00, V_CW_01, V_CW_02048, V_CW_02049, V_GLIBC_00,
+       V_GLIBC_01, V_GLIBC_02048, V_GLIBC_02049, N_VARIANTS };
 static const char *const names[N_VARIANTS] = {
     "load64 +0", "load64 +63", "load32 +0", "load32 +63", "store64 +0", "store64 +63",
     "store32 +0", "store32 +63", "copy64 0:0", "copy64 63:0", "copy64 0:63", "copy32 0:0",
-    "copy32 63:0", "copy32 0:63", "cw_memcpy 0:0", "cw_memcpy 0:1", "glibc 0:0", "glibc 0:1"};
+    "copy32 63:0", "copy32 0:63", "cw_memcpy 0:0", "cw_memcpy 0:1", "cw_memcpy 0:2048",
+    "cw_memcpy 0:2049", "glibc 0:0", "glibc 0:1", "glibc 0:2048", "glibc 0:2049"};
 
 static void run(int v)
 {
@@ -143,8 +157,12 @@ static void run(int v)
         case V_COPY32_063: copy32(0, 63); break;
         case V_CW_00: cw_memcpy(g_dst, g_src, N); break;
         case V_CW_01: cw_memcpy(g_dst + 1, g_src, N); break;
+        case V_CW_02048: cw_memcpy(g_dst + 2048, g_src, N); break;
+        case V_CW_02049: cw_memcpy(g_dst + 2049, g_src, N); break;
         case V_GLIBC_00: g_glibc(g_dst, g_src, N); break;
         case V_GLIBC_01: g_glibc(g_dst + 1, g_src, N); break;
+        case V_GLIBC_02048: g_glibc(g_dst + 2048, g_src, N); break;
+        case V_GLIBC_02049: g_glibc(g_dst + 2049, g_src, N); break;
         }
         __asm__ volatile("" ::: "memory");
     }
@@ -157,9 +175,9 @@ int main(void)
         return 2;
     }
     g_src = aligned_alloc(4096, N + 4096);
-    g_dst = aligned_alloc(4096, N + 4096);
+    g_dst = aligned_alloc(4096, N + 8192);
     memset(g_src, 1, N + 4096);
-    memset(g_dst, 2, N + 4096);
+    memset(g_dst, 2, N + 8192);
     static double gbs[N_VARIANTS][ROUNDS];
     for (int r = 0; r < ROUNDS; r++)
         for (int v = 0; v < N_VARIANTS; v++) {
