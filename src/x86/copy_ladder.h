@@ -394,8 +394,12 @@ CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cw
  * at the L1 edge). Sanitized at init: never without ERMS. */
 CWL_INLINE int cwl_rep_movsb_wins(const cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
+    /* the size first: below the window (the common case wherever the
+     * window is on) one compare, not taken, decides */
+    if (n < CWI_POL(rep_min))
+        return 0;
     int mode = CWI_POL(rep_mode);
-    if (mode == CWI_REP_OFF || n < CWI_POL(rep_min) || n > CWI_POL(rep_max))
+    if (mode == CWI_REP_OFF || n > CWI_POL(rep_max))
         return 0;
     return mode == CWI_REP_ALIGN_DST || (((uintptr_t)d | (uintptr_t)s) & 63) == 0;
 }
