@@ -193,9 +193,9 @@ static const struct {
     {"AuthenticAMD", 0x17, 16 * MiB, 16 * MiB, "a Zen/Zen 2 CCX shares at most 16 MiB"},
     {"HygonGenuine", 0x18, 16 * MiB, 8 * MiB, "a Dhyana CCX shares at most 8 MiB"},
     {"AuthenticAMD", 0x19, 96 * MiB, 32 * MiB,
-     "a Zen 3/4 CCD shares 32 MiB (96 MiB with 3D V-Cache)"},
+     "a Zen 3/4 CCD shares 32 MiB, 96 MiB with 3D V-Cache"},
     {"AuthenticAMD", 0x1a, 96 * MiB, 32 * MiB,
-     "a Zen 5 CCD shares 32 MiB (96 MiB with 3D V-Cache)"},
+     "a Zen 5 CCD shares 32 MiB, 96 MiB with 3D V-Cache"},
 };
 
 static char l3_note_buf[200];
@@ -220,8 +220,10 @@ void cwi_cache_trust(struct cwi_cpu *c)
         if (why == NULL)
             return;
         c->l3_used = l3_facts[i].assumed;
-        snprintf(l3_note_buf, sizeof l3_note_buf, "%zu MiB assumed: the %zu MiB reported is %s "
-                 "(%s)", c->l3_used >> 20, c->l3 >> 20, why, l3_facts[i].fact);
+        /* no parentheses: cwbench info prints the note inside a pair */
+        snprintf(l3_note_buf, sizeof l3_note_buf,
+                 "%zu MiB assumed: the %zu MiB reported is %s; %s", c->l3_used >> 20,
+                 c->l3 >> 20, why, l3_facts[i].fact);
         c->l3_note = l3_note_buf;
         return;
     }
