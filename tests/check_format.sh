@@ -51,6 +51,7 @@ files=(
     tests/test_ladder64.c
     tests/test_memset.c
     tests/test_memset_ladder64.c
+    tests/test_rep_window.c
     tests/test_settings.c
     tests/test_threads.c
     tests/test_util.h

@@ -86,3 +86,10 @@ target_include_directories(test_policy_rules PRIVATE ${PROJECT_SOURCE_DIR}/src
 target_link_libraries(test_policy_rules PRIVATE cachewise_static)
 add_test(NAME tuning.policy_rules COMMAND test_policy_rules)
 set_tests_properties(tuning.policy_rules PROPERTIES LABELS "tuning")
+# The rep movsb window's edges as the kernels decide them (tests/test_rep_window.c).
+add_executable(test_rep_window ${CMAKE_CURRENT_LIST_DIR}/test_rep_window.c)
+target_include_directories(test_rep_window PRIVATE ${PROJECT_SOURCE_DIR}/src
+  ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(test_rep_window PRIVATE cachewise_static)
+add_test(NAME tuning.rep_window COMMAND test_rep_window)
+set_tests_properties(tuning.rep_window PROPERTIES LABELS "tuning")

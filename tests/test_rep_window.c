@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* The rep movsb window as the copy kernels decide it: for every runnable
+ * x86 implementation and windows set with cw_settings_apply (on, empty,
+ * one byte wide, rep_movsb_min above rep_movsb_max), the path the kernel
+ * reports for sizes at and beside each edge is the one the settings'
+ * documented meaning gives (docs/TUNING.md): rep movsb exactly when the
+ * window is on, rep_movsb_min <= n <= rep_movsb_max and, in "aligned"
+ * mode, both buffers are 64-byte aligned. The kernels' path and their
+ * copy share the one test (cwl_rep_movsb_wins), so this checks the test
+ * the copies run. Without ERMS the window is switched off: never rep. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "test_util.h"
+
+#define KiB ((size_t)1 << 10)
+
+struct window {
+    const char *mode;
+    size_t lo, hi;
+};
+
+static int expect_rep(const struct window *w, int erms, uintptr_t d, uintptr_t s, size_t n)
+{
+    if (!erms || strcmp(w->mode, "off") == 0 || n < w->lo || n > w->hi)
+        return 0;
+    return strcmp(w->mode, "align-dst") == 0 || ((d | s) & 63) == 0;
+}
+
+int main(void)
+{
+#if defined(__x86_64__)
+    const struct cw_info *in = cw_get_info();
+    int erms = in->erms;
+    static const struct window windows[] = {
+        {"align-dst", 4 * KiB, 64 * KiB},   {"aligned", 4 * KiB, 64 * KiB},
+        {"align-dst", 8 * KiB, 8 * KiB},    {"align-dst", 64 * KiB, 4 * KiB},
+        {"aligned", 64 * KiB, 4 * KiB},     {"off", 4 * KiB, 64 * KiB},
+        {"align-dst", 2 * KiB, 1024 * KiB},
+    };
+    static const uintptr_t places[][2] = {
+        {0x100000, 0x200000}, {0x100001, 0x200000}, {0x100000, 0x200005}, {0x100040, 0x200040}};
+    int rows = 0;
+    for (const char *const *impl = cw_impl_list(); *impl != NULL; impl++) {
+        if (strcmp(*impl, "generic") == 0)
+            continue; /* no rep movsb and no path of its own */
+        CWT_CHECK(cw_impl_select(*impl) == 0, "cw_impl_select(%s)", *impl);
+        rows++;
+        for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+            const struct window *win = &windows[w];
+            char text[200], err[160];
+            snprintf(text, sizeof text,
+                     "nt_threshold = 64M\nrep_movsb = %s\nrep_movsb_min = %zu\n"
+                     "rep_movsb_max = %zu\n",
+                     win->mode, win->lo, win->hi);
+            CWT_CHECK(cw_settings_apply(text, err, sizeof err) == 0, "apply: %s", err);
+            size_t sizes[] = {2 * KiB,     win->lo - 1, win->lo,     win->lo + 1,
+                              win->hi - 1, win->hi,     win->hi + 1, 3 * KiB * KiB};
+            for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+                size_t n = sizes[k];
+                if (n <= 16 * 64)
+                    continue; /* the ladders below the loop never ask */
+                for (size_t p = 0; p < sizeof places / sizeof places[0]; p++) {
+                    uintptr_t d = places[p][0], s = places[p][1];
+                    int path = cwi_memcpy_path((const void *)d, (const void *)s, n);
+                    int want = expect_rep(win, erms, d, s, n);
+                    CWT_CHECK((path == CWI_PATH_REP) == want,
+                              "%s, window %s %zu..%zu, n %zu, dst %#lx src %#lx: path %d, "
+                              "rep movsb expected %s",
+                              *impl, win->mode, win->lo, win->hi, n, (unsigned long)d,
+                              (unsigned long)s, path, want ? "yes" : "no");
+                }
+            }
+        }
+    }
+    CWT_CHECK(cw_settings_restore() == 0, "cw_settings_restore");
+    printf("test_rep_window: %d implementations, ERMS %s\n", rows, erms ? "yes" : "no");
+#else
+    printf("test_rep_window: no rep movsb on this architecture\n");
+#endif
+    return cwt_finish("test_rep_window");
+}
