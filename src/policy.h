@@ -86,6 +86,10 @@ struct cwi_policy {
      * measured them yet. */
     size_t parallel_min;
     size_t parallel_threads;
+    /* Derived, not a setting (cwi_settings_sanitize writes it): rep_min, or
+     * SIZE_MAX when rep_mode is CWI_REP_OFF, so that the kernels' first test
+     * of the window is one compare whether the window is on or off. */
+    size_t rep_from;
 };
 
 /* The policy in force (src/settings.c). Written during initialisation

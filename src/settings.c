@@ -315,11 +315,12 @@ void cwi_settings_sanitize(struct cwi_policy *p, const struct cwi_cpu *c)
         /* clflush instead would be ordered against every store */
         p->src_mode = CWI_SRC_PREFETCHNTA;
     }
+    p->rep_from = p->rep_mode == CWI_REP_OFF ? SIZE_MAX : p->rep_min;
 }
 
 /* Field by field through the settings table, which names every field of
- * the policy (each setting is one field; the size check below catches a
- * field added without its setting). */
+ * the policy but the derived rep_from (each setting is one field; the size
+ * check below catches a field added without its setting). */
 void cwi_policy_store(const struct cwi_policy *p)
 {
     for (size_t i = 0; i < N_SETTINGS; i++) {
@@ -330,9 +331,11 @@ void cwi_policy_store(const struct cwi_policy *p)
         else if (defs[i].kind == K_ENUM)
             __atomic_store_n((int *)to, *(const int *)from, __ATOMIC_RELAXED);
     }
+    CWI_POL_SET(rep_from, p->rep_from);
 }
-/* nine size_t and six int settings, as LP64 lays them out (with padding) */
-_Static_assert(sizeof(size_t) != 8 || sizeof(struct cwi_policy) == 104,
+/* nine size_t and six int settings and rep_from, as LP64 lays them out
+ * (with padding) */
+_Static_assert(sizeof(size_t) != 8 || sizeof(struct cwi_policy) == 112,
                "a field of struct cwi_policy has no setting: cwi_policy_store would skip it");
 
 /* ---- settings put in force by a tool (cw_settings_apply) ------------------ */

@@ -394,16 +394,13 @@ CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cw
  * at the L1 edge). Sanitized at init: never without ERMS. */
 CWL_INLINE int cwl_rep_movsb_wins(const cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    /* The size first, in one unsigned compare: outside [rep_min, rep_max]
-     * (below a window that is on, the common case there, and every size
-     * of an off row's empty 0..0 window) one branch, not taken, decides.
-     * The full test follows for what passes it (an empty window with
-     * rep_min > rep_max passes it for small sizes). */
-    size_t lo = CWI_POL(rep_min), hi = CWI_POL(rep_max);
-    if (n - lo > hi - lo)
+    /* rep_from is rep_min, or SIZE_MAX with the window off (src/policy.h):
+     * below it, the common case wherever the window is on and every size
+     * where it is off, one compare, not taken, decides */
+    if (n < CWI_POL(rep_from))
         return 0;
     int mode = CWI_POL(rep_mode);
-    if (mode == CWI_REP_OFF || n < lo || n > hi)
+    if (mode == CWI_REP_OFF || n > CWI_POL(rep_max))
         return 0;
     return mode == CWI_REP_ALIGN_DST || (((uintptr_t)d | (uintptr_t)s) & 63) == 0;
 }
