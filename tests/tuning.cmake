@@ -78,18 +78,15 @@ if(TARGET cwbench)
   set_tests_properties(tuning.files PROPERTIES LABELS "tuning" TIMEOUT 300)
 endif()
 
-# The CPU rules as data: profiles by vendor, family and model, the L3 the
-# rules trust, the thresholds that follow (tests/test_policy_rules.c).
-add_executable(test_policy_rules ${CMAKE_CURRENT_LIST_DIR}/test_policy_rules.c)
-target_include_directories(test_policy_rules PRIVATE ${PROJECT_SOURCE_DIR}/src
-  ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(test_policy_rules PRIVATE cachewise_static)
-add_test(NAME tuning.policy_rules COMMAND test_policy_rules)
-set_tests_properties(tuning.policy_rules PROPERTIES LABELS "tuning")
-# The rep movsb window's edges as the kernels decide them (tests/test_rep_window.c).
-add_executable(test_rep_window ${CMAKE_CURRENT_LIST_DIR}/test_rep_window.c)
-target_include_directories(test_rep_window PRIVATE ${PROJECT_SOURCE_DIR}/src
-  ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(test_rep_window PRIVATE cachewise_static)
-add_test(NAME tuning.rep_window COMMAND test_rep_window)
-set_tests_properties(tuning.rep_window PROPERTIES LABELS "tuning")
+# The library's internals, against the static library: the CPU rules as data
+# (profiles by vendor, family and model, the L3 the rules trust, the
+# thresholds that follow: tests/test_policy_rules.c), and the rep movsb
+# window's edges as the kernels decide them (tests/test_rep_window.c).
+foreach(t policy_rules rep_window)
+  add_executable(test_${t} ${CMAKE_CURRENT_LIST_DIR}/test_${t}.c)
+  target_include_directories(test_${t} PRIVATE ${PROJECT_SOURCE_DIR}/src
+    ${CMAKE_CURRENT_LIST_DIR})
+  target_link_libraries(test_${t} PRIVATE cachewise_static)
+  add_test(NAME tuning.${t} COMMAND test_${t})
+  set_tests_properties(tuning.${t} PROPERTIES LABELS "tuning")
+endforeach()
