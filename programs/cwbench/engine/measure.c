@@ -375,24 +375,22 @@ static int calibrate(struct cwb_engine *e, const struct cwb_spec *sp, const stru
     size_t k = 1;
     double prev = 0;
     for (int iter = 0; iter < 40; iter++) {
-        struct sample smp;
-        if (run_sample(e, sp, g, rt, site, k, &smp, run->err, sizeof run->err) != 0) {
-            run->failed = 1;
-            return -1;
-        }
         /* A batch of a few calls reaches min_sample by itself only when an
          * interrupt or a preemption lands in it: the sample that would end
          * the calibration there is taken again, and the faster of the two
          * counts (otherwise one hiccup can leave every sample a batch of
          * one or two calls, timed mostly by the clock's own overhead). */
-        if (smp.wall >= e->min_sample && k < CONFIRM_BELOW) {
-            struct sample again;
-            if (run_sample(e, sp, g, rt, site, k, &again, run->err, sizeof run->err) != 0) {
+        struct sample smp;
+        for (int take = 0; take < 2; take++) {
+            struct sample one;
+            if (run_sample(e, sp, g, rt, site, k, &one, run->err, sizeof run->err) != 0) {
                 run->failed = 1;
                 return -1;
             }
-            if (again.wall < smp.wall)
-                smp.wall = again.wall;
+            if (take == 0 || one.wall < smp.wall)
+                smp = one;
+            if (smp.wall < e->min_sample || k >= CONFIRM_BELOW)
+                break;
         }
         double per = smp.wall / (double)k;
         if (smp.wall >= e->min_sample) {
