@@ -402,9 +402,16 @@ CWI_HIDDEN void cwi_dispatch_publish(const struct cwi_impl *impl);
  * around it cost 10-40% at 8-96 B. */
 enum { CWI_FLUSH_NONE, CWI_FLUSH_CLFLUSH, CWI_FLUSH_CLFLUSHOPT, CWI_FLUSH_CLWB };
 CWI_HIDDEN extern int cwi_flush_kind;
+/* cwi_flush_kind as a relaxed atomic load: cw_settings_apply may choose the
+ * instruction again while other threads flush (either one writes the line
+ * back). */
+static inline __attribute__((always_inline)) int cwi_flush_kind_now(void)
+{
+    return __atomic_load_n(&cwi_flush_kind, __ATOMIC_RELAXED);
+}
 static inline __attribute__((always_inline)) void cwi_flush_line_inline(const void *p)
 {
-    switch (__atomic_load_n(&cwi_flush_kind, __ATOMIC_RELAXED)) {
+    switch (cwi_flush_kind_now()) {
     case CWI_FLUSH_CLWB:
         __asm__ volatile("clwb %0" : "+m"(*(volatile char *)p));
         break;

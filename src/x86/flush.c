@@ -7,8 +7,7 @@
 
 int cwi_flush_kind = CWI_FLUSH_CLFLUSH; /* every x86-64 CPU has clflush */
 
-/* cw_settings_apply may choose again while other threads flush (relaxed:
- * either instruction writes the line back) */
+/* the store that cwi_flush_kind_now() (src/internal.h) loads */
 static void set_flush_kind(int kind)
 {
     __atomic_store_n(&cwi_flush_kind, kind, __ATOMIC_RELAXED);
@@ -66,7 +65,7 @@ void cwi_flush_range(const void *p, size_t n)
         return;
     uintptr_t a = (uintptr_t)p & ~(uintptr_t)63;
     uintptr_t end = (uintptr_t)p + n;
-    switch (__atomic_load_n(&cwi_flush_kind, __ATOMIC_RELAXED)) {
+    switch (cwi_flush_kind_now()) {
     case CWI_FLUSH_CLWB:
         CWI_FLUSH_LOOP("clwb", a, end);
         break;
