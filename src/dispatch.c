@@ -79,12 +79,27 @@ const struct cwi_impl *cwi_impl_find(const char *name)
 }
 
 /* Makes impl the active implementation for every entry point. */
+/* cw_memcpy's copy past the small entry: the policy's memcpy_mid */
+static cwi_copy_fn memcpy_mid_kernel(const struct cwi_impl *impl)
+{
+    if (CWI_POL(memcpy_mid) == CWI_MID_DIRECT && impl->memcpy_large != NULL)
+        return impl->memcpy_large;
+    return impl->copy;
+}
+
 void cwi_dispatch_publish(const struct cwi_impl *impl)
 {
     atomic_store_explicit(&cwi_active_row, impl, memory_order_release);
     atomic_store_explicit(&g_memcpy_small, impl->memcpy_small, memory_order_release);
-    atomic_store_explicit(&g_memcpy_copy, impl->copy, memory_order_release);
+    atomic_store_explicit(&g_memcpy_copy, memcpy_mid_kernel(impl), memory_order_release);
     atomic_store_explicit(&g_memmove_move, impl->move, memory_order_release);
+}
+
+void cwi_dispatch_policy_changed(void)
+{
+    const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
+    if (impl != NULL)
+        atomic_store_explicit(&g_memcpy_copy, memcpy_mid_kernel(impl), memory_order_release);
 }
 
 void cwi_dispatch_set_threshold(size_t nt)

@@ -143,6 +143,10 @@ struct cwi_impl {
     /* cw_memcpy for 33..CWI_MEMCPY_SMALL bytes (correct for any n up to
      * that), reached with one load and an indirect jump (src/dispatch.c) */
     cwi_copy_fn memcpy_small;
+    /* cw_memcpy for CWI_MEMCPY_SMALL < n below the threshold (only such
+     * n): copy's bytes and path without copy's tests for the smaller
+     * classes; NULL: copy serves */
+    cwi_copy_fn memcpy_large;
     /* cw_memset_nt: non-temporal stores for every whole aligned line,
      * ordinary stores for the partial first and last lines and below
      * CWL_NT_MIN bytes, as copy_nt */
@@ -245,6 +249,7 @@ enum cwi_setting_id {
     CWI_SET_FLUSH,
     CWI_SET_PARALLEL_MIN,
     CWI_SET_PARALLEL_THREADS,
+    CWI_SET_MEMCPY_MID,
     CWI_SET_IMPL,
     CWI_N_SETTINGS
 };
@@ -390,6 +395,9 @@ CWI_HIDDEN const struct cwi_impl *cwi_dispatch_setup(uint32_t features);
 /* The streaming threshold the entry points compare with (at most
  * CWI_MAX_COPY + 1). */
 CWI_HIDDEN void cwi_dispatch_set_threshold(size_t nt);
+/* After the policy changed (cw_settings_apply/_restore): the entries that
+ * depend on it chosen again */
+CWI_HIDDEN void cwi_dispatch_policy_changed(void);
 /* Makes impl the active row of every entry point. */
 CWI_HIDDEN void cwi_dispatch_publish(const struct cwi_impl *impl);
 

@@ -31,6 +31,14 @@ enum cwi_stream_method {
                          * write large copies without allocating (Zen 5) */
 };
 
+/* How cw_memcpy reaches its copies of CWI_MEMCPY_SMALL + 1 bytes up to the
+ * threshold (the entry has decided the size is past its small classes). */
+enum cwi_memcpy_mid {
+    CWI_MID_LADDER = 0, /* the row's temporal copy, its whole size ladder */
+    CWI_MID_DIRECT = 1, /* the row's kernel for those sizes, which starts at
+                         * CWI_MEMCPY_SMALL + 1 B (none: the ladder) */
+};
+
 /* Software prefetch hint of a streaming loop. */
 enum cwi_pf_hint { CWI_PF_T0 = 0, CWI_PF_T1 = 1, CWI_PF_T2 = 2, CWI_PF_NTA = 3 };
 
@@ -72,6 +80,10 @@ struct cwi_policy {
     /* CW_SRC_NOREUSE: CWI_SRC_* bits; prefetchnta this far ahead; source
      * lines flushed (clflushopt) this far behind the loads */
     int src_mode;
+    /* enum cwi_memcpy_mid: cw_memcpy's copies past its small entry, below
+     * the threshold, through the row's whole ladder or through its kernel
+     * for those sizes only (memcpy_large in struct cwi_impl) */
+    int memcpy_mid;
     size_t src_pf_dist, src_flush_back;
     /* flushcache of a partial line made of aligned 4/8-byte words */
     int persist_small;
@@ -123,6 +135,7 @@ struct cwi_profile {
     int src_mode;
     size_t src_pf_dist, src_flush_back;
     int persist_small;
+    int memcpy_mid;
 };
 
 struct cwi_cpu;

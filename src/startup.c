@@ -221,6 +221,7 @@ void cwi_policy_republish(const struct cwi_policy *next)
     cwi_settings_sanitize(&p, &g_cpu);
     int flush_changed = p.flush_pref != CWI_POL(flush_pref);
     cwi_policy_store(&p);
+    cwi_dispatch_policy_changed();
     if (flush_changed)
         cwi_info.flush_insn = cwi_flush_select(g_cpu.features);
     pthread_mutex_lock(&cwi_info_lock);

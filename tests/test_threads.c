@@ -12,7 +12,8 @@
  * active name.
  * Phase 3: one thread moves the policy back and forth with
  * cw_settings_apply (which may run beside copies): the non-temporal
- * threshold, the rep movsb window and the write-back instruction, while the
+ * threshold, the rep movsb window, the write-back instruction and the kernel
+ * cw_memcpy reaches past its small entry (memcpy_mid), while the
  * other copies and persists, checking sizes on both sides of each. */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -137,9 +138,10 @@ static void make_policies(void)
         if (strcmp(in->settings[i].name, "flush") == 0)
             flush = in->settings[i].value;
     snprintf(g_policies[0], sizeof g_policies[0],
-             "nt_threshold = 1K\nrep_movsb_min = 2K\nflush = %s\n", FLUSH_NAMED);
+             "nt_threshold = 1K\nrep_movsb_min = 2K\nflush = %s\nmemcpy_mid = direct\n",
+             FLUSH_NAMED);
     snprintf(g_policies[1], sizeof g_policies[1],
-             "nt_threshold = 1M\nrep_movsb_min = 8K\nflush = %s\n", flush);
+             "nt_threshold = 1M\nrep_movsb_min = 8K\nflush = %s\nmemcpy_mid = ladder\n", flush);
 }
 
 static void *copy_across_threshold(void *arg)
@@ -152,7 +154,7 @@ static void *copy_across_threshold(void *arg)
     wait_go();
     for (int r = 0; r < ROUNDS; r++) {
         cwt_xorshift64(&x);
-        size_t n = 512 + (size_t)(x >> 20) % 7680, off = (size_t)(x >> 40) % 64;
+        size_t n = 129 + (size_t)(x >> 20) % 8063, off = (size_t)(x >> 40) % 64;
         d[off + n] = 0xee;
         void *ret = r % 3 == 0   ? cw_memcpy(d + off, s, n)
                     : r % 3 == 1 ? cw_memmove(d + off, s, n)

@@ -210,6 +210,46 @@ CWL_INLINE void cwl_ht8(cwl_u8 *d, const cwl_u8 *s, size_t n)
     cwl_block8(d + n - 8 * CWL_W, s + n - 8 * CWL_W);
 }
 
+/* cwl_ht8 with each block's stores kept in ascending order: an empty asm
+ * with a memory clobber between two stores, which the compiler may then
+ * neither merge nor reorder (no instruction is emitted). Inlined into
+ * cwl_k_memcpy_large, GCC 12 scheduled cwl_ht8's stores out of order
+ * (0, 3, 1, 4, 2, 6, 5, 7 vectors in): 1 KiB with the destination at +1
+ * fell from 1.14-1.18x glibc to 0.96x; in order, 1.19-1.24x (AMD EPYC family
+ * 26 model 2, docs/RESULTS.md, "cw_memcpy's copy past the small entry"). */
+#define CWL_ORDER() __asm__ volatile("" ::: "memory")
+CWL_INLINE void cwl_block8_ordered(cwl_u8 *d, const cwl_u8 *s)
+{
+    CWL_V a0 = CWL_LOADU(s), a1 = CWL_LOADU(s + CWL_W);
+    CWL_V a2 = CWL_LOADU(s + 2 * CWL_W), a3 = CWL_LOADU(s + 3 * CWL_W);
+    CWL_V a4 = CWL_LOADU(s + 4 * CWL_W), a5 = CWL_LOADU(s + 5 * CWL_W);
+    CWL_V a6 = CWL_LOADU(s + 6 * CWL_W), a7 = CWL_LOADU(s + 7 * CWL_W);
+    CWL_ORDER();
+    CWL_STOREU(d, a0);
+    CWL_ORDER();
+    CWL_STOREU(d + CWL_W, a1);
+    CWL_ORDER();
+    CWL_STOREU(d + 2 * CWL_W, a2);
+    CWL_ORDER();
+    CWL_STOREU(d + 3 * CWL_W, a3);
+    CWL_ORDER();
+    CWL_STOREU(d + 4 * CWL_W, a4);
+    CWL_ORDER();
+    CWL_STOREU(d + 5 * CWL_W, a5);
+    CWL_ORDER();
+    CWL_STOREU(d + 6 * CWL_W, a6);
+    CWL_ORDER();
+    CWL_STOREU(d + 7 * CWL_W, a7);
+    CWL_ORDER();
+}
+
+/* n in (12*W, 16*W], no overlap */
+CWL_INLINE void cwl_ht8_ordered(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    cwl_block8_ordered(d, s);
+    cwl_block8_ordered(d + n - 8 * CWL_W, s + n - 8 * CWL_W);
+}
+
 /* n in [0, 2*W]. The branch order follows glibc's: sizes of one to two
  * vectors, the most common class, are reached after two compares. */
 CWL_INLINE void cwl_upto2(cwl_u8 *d, const cwl_u8 *s, size_t n)
@@ -397,7 +437,7 @@ CWL_INLINE int cwl_rep_movsb_wins(const cwl_u8 *d, const cwl_u8 *s, size_t n)
     /* rep_from is rep_min, or SIZE_MAX with the window off (src/policy.h):
      * below it, the common case wherever the window is on and every size
      * where it is off, one compare, not taken, decides */
-    if (n < CWI_POL(rep_from))
+    if (__builtin_expect(n < CWI_POL(rep_from), 1))
         return 0;
     int mode = CWI_POL(rep_mode);
     if (mode == CWI_REP_OFF || n > CWI_POL(rep_max))
@@ -423,15 +463,11 @@ CWL_INLINE void cwl_rep_movsb_align_dst(cwl_u8 *d, const cwl_u8 *s, size_t n)
     cwl_rep_movsb(d + skip, s + skip, n - skip);
 }
 
-CWL_KERNEL void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
+/* n > 8*W: the straight block, rep movsb inside the policy's window, or
+ * the loop */
+CWL_INLINE void cwl_copy_above8(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    cwl_u8 *d = dst;
-    const cwl_u8 *s = src;
-    if (n <= 2 * CWL_W)
-        cwl_upto2(d, s, n);
-    else if (n <= 8 * CWL_W)
-        cwl_upto8(d, s, n);
-    else if (n <= 16 * CWL_W && n > 12 * CWL_W)
+    if (n <= 16 * CWL_W && n > 12 * CWL_W)
         cwl_ht8(d, s, n);
     else if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
         cwl_rep_movsb_align_dst(d, s, n);
@@ -443,6 +479,18 @@ CWL_KERNEL void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t
         cwl_bwd(d, s, n);
     else
         cwl_fwd(d, s, n, NULL);
+}
+
+CWL_KERNEL void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
+{
+    cwl_u8 *d = dst;
+    const cwl_u8 *s = src;
+    if (n <= 2 * CWL_W)
+        cwl_upto2(d, s, n);
+    else if (n <= 8 * CWL_W)
+        cwl_upto8(d, s, n);
+    else
+        cwl_copy_above8(d, s, n);
     return dst;
 }
 
@@ -591,6 +639,53 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small(void *restrict 
     return dst;
 }
 
+#ifndef CWL_SAFE_INSTANCE
+/* cw_memcpy's temporal copy past its small entry: n > CWI_MEMCPY_SMALL
+ * (only), the bytes and path of cwl_k_copy without its tests for the
+ * classes the small entry took. Each taken branch on the way costs about
+ * a cycle on AMD EPYC family 26 model 2, and cwl_k_copy's first test (is
+ * n above two vectors?) was taken for every copy the entry sends here, a
+ * second test of what the entry had just decided: from here 129-256 B
+ * (avx512) reach their block with no taken branch (docs/RESULTS.md, "AMD
+ * EPYC Zen 5", "cw_memcpy's copy past the small entry"). cw_memcpy uses
+ * it where the policy's memcpy_mid says direct (src/dispatch.c). */
+CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict dst,
+                                                                 const void *restrict src,
+                                                                 size_t n)
+{
+    /* dst in the return register from the start, so that each path ends
+     * in its own ret: GCC otherwise sent all but the first to one shared
+     * "mov dst, rax; ret", a taken jump each */
+    void *ret = dst;
+    __asm__("" : "+a"(ret));
+    cwl_u8 *d = dst;
+    const cwl_u8 *s = src;
+#if CWL_W == 64
+    _Static_assert(CWI_MEMCPY_SMALL >= 2 * CWL_W, "cwl_ht2 needs two vectors");
+    if (__builtin_expect(n <= 8 * CWL_W, 1)) {
+        if (__builtin_expect(n <= 4 * CWL_W, 1))
+            cwl_ht2(d, s, n);
+        else
+            cwl_ht4(d, s, n);
+        return ret;
+    }
+#elif CWL_W == 32
+    _Static_assert(CWI_MEMCPY_SMALL >= 4 * CWL_W, "cwl_ht4 needs four vectors");
+    if (__builtin_expect(n <= 8 * CWL_W, 1)) {
+        cwl_ht4(d, s, n);
+        return ret;
+    }
+#else
+    _Static_assert(CWI_MEMCPY_SMALL >= 8 * CWL_W, "the sizes past 8 vectors only");
+#endif
+    if (n <= 16 * CWL_W && n > 12 * CWL_W)
+        cwl_ht8_ordered(d, s, n);
+    else
+        cwl_copy_above8(d, s, n);
+    return ret;
+}
+#endif
+
 /* The fill kernels of the row, on the same vector parameters (not in the
  * safe instance, whose only function is the temporal copy). */
 #ifndef CWL_SAFE_INSTANCE
@@ -604,7 +699,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small(void *restrict 
         .copy_nt_srcnta = cwl_k_copy_nt_srcnta, .copy_srcnta = cwl_k_copy_srcnta,                \
         .flushcache = cwl_k_flushcache, .persist = cwl_k_persist, .move = cwl_k_move,            \
         .copy_safe = (SAFE),                                                                     \
-        .memcpy_small = cwl_k_memcpy_small,                                                      \
+        .memcpy_small = cwl_k_memcpy_small, .memcpy_large = cwl_k_memcpy_large,                 \
         .memset_nt = cwl_k_memset_nt, .memset_flushcache = cwl_k_memset_flushcache,              \
         .memset_persist = cwl_k_memset_persist, .path = cwl_k_path,                              \
     }

@@ -15,11 +15,12 @@ static const char *const hint_name[] = {"t0", "t1", "t2", "nta", NULL};
 static const char *const stream_names[] = {"nt-stores", "rep-movsb", NULL};
 static const char *const src_names[] = {"none", "prefetchnta", "flush", "both", NULL};
 static const char *const persist_names[] = {"movnti", "clwb", NULL};
+static const char *const mid_names[] = {"ladder", "direct", NULL};
 /* each key's names, NULL for a byte or thread count */
 static const char *const *const key_names[TUNE_N_KEYS] = {
     [TK_REP_MOVSB] = rep_names,     [TK_STREAM_HINT] = hint_name,
     [TK_STREAM_METHOD] = stream_names, [TK_SRC_NOREUSE] = src_names,
-    [TK_PERSIST_SMALL] = persist_names};
+    [TK_PERSIST_SMALL] = persist_names, [TK_MEMCPY_MID] = mid_names};
 
 const char *tune_value_name(int key, size_t value)
 {

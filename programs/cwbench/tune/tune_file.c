@@ -18,9 +18,10 @@
 const char *const tune_keys[TUNE_N_KEYS] = {
     "nt_threshold", "rep_movsb", "rep_movsb_min", "rep_movsb_max", "stream_prefetch",
     "stream_prefetch_hint", "stream_method", "stream_rep_min", "src_noreuse",
-    "src_noreuse_prefetch", "src_noreuse_flush_behind", "persist_small", "parallel_threads"};
+    "src_noreuse_prefetch", "src_noreuse_flush_behind", "persist_small", "parallel_threads",
+    "memcpy_mid"};
 /* which evidence line (why[]) explains each key */
-static const int key_why[TUNE_N_KEYS] = {1, 2, 2, 2, 0, 0, 5, 5, 3, 3, 3, 4, 6};
+static const int key_why[TUNE_N_KEYS] = {1, 2, 2, 2, 0, 0, 5, 5, 3, 3, 3, 4, 6, 7};
 static const char *const key_doc[TUNE_N_KEYS] = {
     "cw_memcpy, cw_memmove and cw_copy(auto) stream at and above this size",
     "rep movsb for temporal copies: off, aligned (both buffers 64-byte aligned) or "
@@ -37,7 +38,9 @@ static const char *const key_doc[TUNE_N_KEYS] = {
     "far behind the loads",
     "partial-line persists of aligned 4/8-byte words: movnti, or clwb (store + write-back)",
     "threads cw_copy_parallel(..., 0) asks for, the caller's included (0: every CPU the caller "
-    "may run on)"};
+    "may run on)",
+    "cw_memcpy past 128 B, below the threshold: ladder (the row's whole size ladder) or direct "
+    "(the row's kernel that starts there)"};
 
 int tune_write_file(const char *path, char v[TUNE_N_KEYS][32], char why[][480], const char *base,
                     const struct cw_info *in)
