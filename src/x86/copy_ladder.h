@@ -481,6 +481,15 @@ CWL_INLINE void cwl_copy_above8(cwl_u8 *d, const cwl_u8 *s, size_t n)
         cwl_fwd(d, s, n, NULL);
 }
 
+/* n > 8*W: the loop (backward where forward would 4K-alias) */
+CWL_INLINE void cwl_copy_above8_loop(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    if (__builtin_expect(cwl_aliases_fwd(d, s), 0))
+        cwl_bwd(d, s, n);
+    else
+        cwl_fwd(d, s, n, NULL);
+}
+
 CWL_KERNEL void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
 {
     cwl_u8 *d = dst;
@@ -678,10 +687,20 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
 #else
     _Static_assert(CWI_MEMCPY_SMALL >= 8 * CWL_W, "the sizes past 8 vectors only");
 #endif
-    if (n <= 16 * CWL_W && n > 12 * CWL_W)
-        cwl_ht8_ordered(d, s, n);
-    else
+    /* 13-16 vectors: the straight block's 16 stores, or the loop where it
+     * stores 13 (one head vector, two iterations, four tail vectors: it
+     * runs two iterations while n <= 13 vectors minus the destination's
+     * misalignment). At 776-832 B that made the copy 1.11-1.30x faster
+     * on AMD EPYC family 26 model 2; with three iterations (17 stores) the
+     * block stays ahead (same record as above). */
+    if (n <= 16 * CWL_W && n > 12 * CWL_W) {
+        if (n + ((uintptr_t)d & (CWL_W - 1)) <= 13 * CWL_W)
+            cwl_copy_above8_loop(d, s, n);
+        else
+            cwl_ht8_ordered(d, s, n);
+    } else {
         cwl_copy_above8(d, s, n);
+    }
     return ret;
 }
 #endif
