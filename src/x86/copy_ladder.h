@@ -210,46 +210,6 @@ CWL_INLINE void cwl_ht8(cwl_u8 *d, const cwl_u8 *s, size_t n)
     cwl_block8(d + n - 8 * CWL_W, s + n - 8 * CWL_W);
 }
 
-/* cwl_ht8 with each block's stores kept in ascending order: an empty asm
- * with a memory clobber between two stores, which the compiler may then
- * neither merge nor reorder (no instruction is emitted). Inlined into
- * cwl_k_memcpy_large, GCC 12 scheduled cwl_ht8's stores out of order
- * (0, 3, 1, 4, 2, 6, 5, 7 vectors in): 1 KiB with the destination at +1
- * fell from 1.14-1.18x glibc to 0.96x; in order, 1.19-1.24x (AMD EPYC family
- * 26 model 2, docs/RESULTS.md, "cw_memcpy's copy past the small entry"). */
-#define CWL_ORDER() __asm__ volatile("" ::: "memory")
-CWL_INLINE void cwl_block8_ordered(cwl_u8 *d, const cwl_u8 *s)
-{
-    CWL_V a0 = CWL_LOADU(s), a1 = CWL_LOADU(s + CWL_W);
-    CWL_V a2 = CWL_LOADU(s + 2 * CWL_W), a3 = CWL_LOADU(s + 3 * CWL_W);
-    CWL_V a4 = CWL_LOADU(s + 4 * CWL_W), a5 = CWL_LOADU(s + 5 * CWL_W);
-    CWL_V a6 = CWL_LOADU(s + 6 * CWL_W), a7 = CWL_LOADU(s + 7 * CWL_W);
-    CWL_ORDER();
-    CWL_STOREU(d, a0);
-    CWL_ORDER();
-    CWL_STOREU(d + CWL_W, a1);
-    CWL_ORDER();
-    CWL_STOREU(d + 2 * CWL_W, a2);
-    CWL_ORDER();
-    CWL_STOREU(d + 3 * CWL_W, a3);
-    CWL_ORDER();
-    CWL_STOREU(d + 4 * CWL_W, a4);
-    CWL_ORDER();
-    CWL_STOREU(d + 5 * CWL_W, a5);
-    CWL_ORDER();
-    CWL_STOREU(d + 6 * CWL_W, a6);
-    CWL_ORDER();
-    CWL_STOREU(d + 7 * CWL_W, a7);
-    CWL_ORDER();
-}
-
-/* n in (12*W, 16*W], no overlap */
-CWL_INLINE void cwl_ht8_ordered(cwl_u8 *d, const cwl_u8 *s, size_t n)
-{
-    cwl_block8_ordered(d, s);
-    cwl_block8_ordered(d + n - 8 * CWL_W, s + n - 8 * CWL_W);
-}
-
 /* n in [0, 2*W]. The branch order follows glibc's: sizes of one to two
  * vectors, the most common class, are reached after two compares. */
 CWL_INLINE void cwl_upto2(cwl_u8 *d, const cwl_u8 *s, size_t n)
@@ -697,7 +657,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
         if (n + ((uintptr_t)d & (CWL_W - 1)) <= 13 * CWL_W)
             cwl_copy_above8_loop(d, s, n);
         else
-            cwl_ht8_ordered(d, s, n);
+            cwl_ht8(d, s, n);
     } else {
         cwl_copy_above8(d, s, n);
     }
