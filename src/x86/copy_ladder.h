@@ -650,9 +650,9 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
     /* 13-16 vectors: the straight block's 16 stores, or the loop where it
      * stores 13 (one head vector, two iterations, four tail vectors: it
      * runs two iterations while n <= 13 vectors minus the destination's
-     * misalignment). At 776-832 B that made the copy 1.11-1.30x faster
-     * on AMD EPYC family 26 model 2; with three iterations (17 stores) the
-     * block stays ahead (same record as above). */
+     * misalignment). At 800 B that made the copy 1.15-1.31x faster in one
+     * process on AMD EPYC family 26 model 2; with three iterations (17
+     * stores) the block stays ahead (docs/RESULTS.md, same section). */
     if (n <= 16 * CWL_W && n > 12 * CWL_W) {
         if (n + ((uintptr_t)d & (CWL_W - 1)) <= 13 * CWL_W)
             cwl_copy_above8_loop(d, s, n);
