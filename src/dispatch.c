@@ -78,7 +78,6 @@ const struct cwi_impl *cwi_impl_find(const char *name)
     return NULL;
 }
 
-/* Makes impl the active implementation for every entry point. */
 /* cw_memcpy's copy past the small entry: the policy's memcpy_mid */
 static cwi_copy_fn memcpy_mid_kernel(const struct cwi_impl *impl)
 {
@@ -87,6 +86,7 @@ static cwi_copy_fn memcpy_mid_kernel(const struct cwi_impl *impl)
     return impl->copy;
 }
 
+/* Makes impl the active implementation for every entry point. */
 void cwi_dispatch_publish(const struct cwi_impl *impl)
 {
     atomic_store_explicit(&cwi_active_row, impl, memory_order_release);

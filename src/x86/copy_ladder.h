@@ -423,6 +423,19 @@ CWL_INLINE void cwl_rep_movsb_align_dst(cwl_u8 *d, const cwl_u8 *s, size_t n)
     cwl_rep_movsb(d + skip, s + skip, n - skip);
 }
 
+/* n > 8*W: the forward loop, or the backward one where the forward loop
+ * would 4K-alias. The forward loop falls through, the 4K-aliasing case
+ * jumps: 264 B hot 0.875 -> 0.933 of glibc, 768 B 0.978 -> 1.000 (AMD EPYC
+ * family 25 model 1, docs/results/amd-25-1/README.md, "The copy kernel's
+ * forward loop path falls through") */
+CWL_INLINE void cwl_copy_above8_loop(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    if (__builtin_expect(cwl_aliases_fwd(d, s), 0))
+        cwl_bwd(d, s, n);
+    else
+        cwl_fwd(d, s, n, NULL);
+}
+
 /* n > 8*W: the straight block, rep movsb inside the policy's window, or
  * the loop */
 CWL_INLINE void cwl_copy_above8(cwl_u8 *d, const cwl_u8 *s, size_t n)
@@ -431,24 +444,10 @@ CWL_INLINE void cwl_copy_above8(cwl_u8 *d, const cwl_u8 *s, size_t n)
         cwl_ht8(d, s, n);
     else if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
         cwl_rep_movsb_align_dst(d, s, n);
-    /* the forward loop falls through, the 4K-aliasing case jumps: 264 B hot
-     * 0.875 -> 0.933 of glibc, 768 B 0.978 -> 1.000 (AMD EPYC family 25
-     * model 1, docs/results/amd-25-1/README.md, "The copy kernel's forward
-     * loop path falls through") */
-    else if (__builtin_expect(cwl_aliases_fwd(d, s), 0))
-        cwl_bwd(d, s, n);
     else
-        cwl_fwd(d, s, n, NULL);
+        cwl_copy_above8_loop(d, s, n);
 }
 
-/* n > 8*W: the loop (backward where forward would 4K-alias) */
-CWL_INLINE void cwl_copy_above8_loop(cwl_u8 *d, const cwl_u8 *s, size_t n)
-{
-    if (__builtin_expect(cwl_aliases_fwd(d, s), 0))
-        cwl_bwd(d, s, n);
-    else
-        cwl_fwd(d, s, n, NULL);
-}
 
 CWL_KERNEL void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
 {

@@ -504,7 +504,7 @@ static int tune_persist(struct cwb_engine *e, struct found *f, const struct cw_i
     return 0;
 }
 
-/* 7. cw_memcpy past its small entry: the row's whole ladder, or its kernel
+/* 8. cw_memcpy past its small entry: the row's whole ladder, or its kernel
  * that starts at 129 B (a compare and a taken branch fewer). Hot, at an
  * aligned and a misaligned placement, 160 B-1 KiB: the side significantly
  * faster in more cells, by a geomean on its side of 1, wins; else the
