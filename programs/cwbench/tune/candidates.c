@@ -94,6 +94,16 @@ void tune_cand_set(struct tune_cand *c, const char *name, cwb_copy_fn op,
     c->rt.ctx = c;
 }
 
+void tune_cand_pair(struct tune_cand c[2], const struct tune_policy *base, int key,
+                    cwb_copy_fn op)
+{
+    for (size_t v = 0; v < 2; v++) {
+        struct tune_policy p = *base;
+        p.v[key] = v;
+        tune_cand_set(&c[v], tune_value_name(key, v), op, &p);
+    }
+}
+
 
 /* out from the nc runs of one cell (rc: the measurement's return); frees
  * the runs. */

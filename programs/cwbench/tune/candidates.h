@@ -23,6 +23,7 @@ enum { REP_OFF, REP_ALIGNED, REP_ALIGN_DST };
 enum { PF_T0, PF_T1, PF_T2, PF_NTA };
 enum { STREAM_NT, STREAM_REP };
 enum { PERSIST_MOVNTI, PERSIST_CLWB };
+enum { MID_LADDER, MID_DIRECT };
 
 struct tune_policy {
     size_t v[TUNE_N_KEYS];
@@ -56,6 +57,10 @@ void tune_policy_apply(const struct tune_policy *p);
 /* c: the routine op under policy pol, called name. */
 void tune_cand_set(struct tune_cand *c, const char *name, cwb_copy_fn op,
                    const struct tune_policy *pol);
+/* c[0], c[1]: op under base with the two-valued setting tune_keys[key] at
+ * value 0 and at value 1, each called by its value's name. */
+void tune_cand_pair(struct tune_cand c[2], const struct tune_policy *base, int key,
+                    cwb_copy_fn op);
 /* The nc candidates of c interleaved in one cell of sp; 0, or -1 when a
  * measurement failed (said on stderr). */
 int tune_measure_cell(struct cwb_engine *e, const struct cwb_spec *sp, struct tune_cand *c,

@@ -477,12 +477,8 @@ static int tune_persist(struct cwb_engine *e, struct found *f, const struct cw_i
         snprintf(f->why[4], sizeof f->why[4], "this CPU cannot flush a line");
         return 0;
     }
-    struct tune_policy a = f->pol, b = f->pol;
-    a.v[TK_PERSIST_SMALL] = PERSIST_MOVNTI;
-    b.v[TK_PERSIST_SMALL] = PERSIST_CLWB;
     struct tune_cand c[2];
-    tune_cand_set(&c[0], "movnti", op_persist, &a);
-    tune_cand_set(&c[1], "clwb", op_persist, &b);
+    tune_cand_pair(c, &f->pol, TK_PERSIST_SMALL, op_persist); /* movnti, clwb */
     static const size_t sizes[] = {8, 16, 32};
     int clwb_wins = 0, movnti_wins = 0;
     size_t len = (size_t)snprintf(f->why[4], sizeof f->why[4], "clwb/movnti hot:");
@@ -509,16 +505,10 @@ static int tune_persist(struct cwb_engine *e, struct found *f, const struct cw_i
  * aligned and a misaligned placement, 160 B-1 KiB: the side significantly
  * faster in more cells, by a geomean on its side of 1, wins; else the
  * policy in force stays. */
-#define MID_LADDER 0
-#define MID_DIRECT 1
 static int tune_memcpy_mid(struct cwb_engine *e, struct found *f)
 {
-    struct tune_policy a = f->pol, b = f->pol;
-    a.v[TK_MEMCPY_MID] = MID_LADDER;
-    b.v[TK_MEMCPY_MID] = MID_DIRECT;
     struct tune_cand c[2];
-    tune_cand_set(&c[0], "ladder", op_memcpy, &a);
-    tune_cand_set(&c[1], "direct", op_memcpy, &b);
+    tune_cand_pair(c, &f->pol, TK_MEMCPY_MID, op_memcpy); /* ladder, direct */
     static const size_t sizes[] = {160, 256, 512, 576, 768, 1024};
     static const int offs[][2] = {{0, 0}, {5, 37}};
     const size_t ns = sizeof sizes / sizeof sizes[0], no = sizeof offs / sizeof offs[0];
