@@ -28,7 +28,7 @@ prof() { awk -v k="$1" '$1 == k { print $3 }' <<<"$2"; }
 
 base=$(info) || bad "cwbench info failed"
 grep -q '^configuration errors (ignored): 0$' <<<"$base" || bad "errors in a clean run: $base"
-for k in nt_threshold rep_movsb stream_prefetch src_noreuse persist_small impl; do
+for k in nt_threshold rep_movsb stream_prefetch src_noreuse persist_small memcpy_mid impl; do
     [ "$(src "$k" "$base")" = table ] || bad "$k: source $(src "$k" "$base"), want table"
 done
 
@@ -46,7 +46,7 @@ while IFS='=' read -r k v; do
     [ "$(val "$k" "$got")" = "$v" ] || bad "round trip: $k = '$(val "$k" "$got")', file says '$v'"
     [ "$(src "$k" "$got")" = file ] || bad "round trip: $k source '$(src "$k" "$got")', want file"
 done < <(grep -v '^#' "$work/t.conf" | grep '=')
-[ $n -ge 12 ] || bad "the tuner's file has only $n settings"
+[ $n -ge 14 ] || bad "the tuner's file has only $n settings"
 sig=$(sed -n 's/^signature (a tuning file.s "cpu" line): //p' <<<"$base")
 [ -n "$sig" ] || bad "cwbench info names no signature"
 grep -qxF "cpu = $sig" "$work/t.conf" || bad "the tuner's file lacks 'cpu = $sig'"
