@@ -78,7 +78,15 @@ const struct cwi_impl *cwi_impl_find(const char *name)
     return NULL;
 }
 
-/* cw_memcpy's copy past the small entry: the policy's memcpy_mid */
+/* cw_memcpy's kernels between its inline copy and the threshold: the
+ * policy's memcpy_mid, for 33..CWI_MEMCPY_SMALL bytes and above */
+static cwi_copy_fn memcpy_small_kernel(const struct cwi_impl *impl)
+{
+    if (CWI_POL(memcpy_mid) == CWI_MID_DIRECT && impl->memcpy_small_flat != NULL)
+        return impl->memcpy_small_flat;
+    return impl->memcpy_small;
+}
+
 static cwi_copy_fn memcpy_mid_kernel(const struct cwi_impl *impl)
 {
     if (CWI_POL(memcpy_mid) == CWI_MID_DIRECT && impl->memcpy_large != NULL)
@@ -90,7 +98,7 @@ static cwi_copy_fn memcpy_mid_kernel(const struct cwi_impl *impl)
 void cwi_dispatch_publish(const struct cwi_impl *impl)
 {
     atomic_store_explicit(&cwi_active_row, impl, memory_order_release);
-    atomic_store_explicit(&g_memcpy_small, impl->memcpy_small, memory_order_release);
+    atomic_store_explicit(&g_memcpy_small, memcpy_small_kernel(impl), memory_order_release);
     atomic_store_explicit(&g_memcpy_copy, memcpy_mid_kernel(impl), memory_order_release);
     atomic_store_explicit(&g_memmove_move, impl->move, memory_order_release);
 }
@@ -98,8 +106,10 @@ void cwi_dispatch_publish(const struct cwi_impl *impl)
 void cwi_dispatch_policy_changed(void)
 {
     const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
-    if (impl != NULL)
+    if (impl != NULL) {
+        atomic_store_explicit(&g_memcpy_small, memcpy_small_kernel(impl), memory_order_release);
         atomic_store_explicit(&g_memcpy_copy, memcpy_mid_kernel(impl), memory_order_release);
+    }
 }
 
 void cwi_dispatch_set_threshold(size_t nt)

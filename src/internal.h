@@ -143,6 +143,9 @@ struct cwi_impl {
     /* cw_memcpy for 33..CWI_MEMCPY_SMALL bytes (correct for any n up to
      * that), reached with one load and an indirect jump (src/dispatch.c) */
     cwi_copy_fn memcpy_small;
+    /* the same without a size test for 33..CWI_MEMCPY_SMALL (also correct
+     * for any n up to that); NULL: memcpy_small serves */
+    cwi_copy_fn memcpy_small_flat;
     /* cw_memcpy for CWI_MEMCPY_SMALL < n below the threshold (only such
      * n): copy's bytes and path without copy's tests for the smaller
      * classes; NULL: copy serves */

@@ -31,12 +31,14 @@ enum cwi_stream_method {
                          * write large copies without allocating (Zen 5) */
 };
 
-/* How cw_memcpy reaches its copies of CWI_MEMCPY_SMALL + 1 bytes up to the
- * threshold (the entry has decided the size is past its small classes). */
+/* The kernels cw_memcpy reaches between its inline copy and the threshold
+ * (the entry has decided the size class: 33..CWI_MEMCPY_SMALL, or above). */
 enum cwi_memcpy_mid {
-    CWI_MID_LADDER = 0, /* the row's temporal copy, its whole size ladder */
-    CWI_MID_DIRECT = 1, /* the row's kernel for those sizes, which starts at
-                         * CWI_MEMCPY_SMALL + 1 B (none: the ladder) */
+    CWI_MID_LADDER = 0, /* the row's memcpy_small and temporal copy, with
+                         * their size ladders */
+    CWI_MID_DIRECT = 1, /* memcpy_small_flat (33..128 B in one block) and
+                         * memcpy_large (from CWI_MEMCPY_SMALL + 1 B), each
+                         * where the row has it */
 };
 
 /* Software prefetch hint of a streaming loop. */
@@ -80,9 +82,9 @@ struct cwi_policy {
     /* CW_SRC_NOREUSE: CWI_SRC_* bits; prefetchnta this far ahead; source
      * lines flushed (clflushopt) this far behind the loads */
     int src_mode;
-    /* enum cwi_memcpy_mid: cw_memcpy's copies past its small entry, below
-     * the threshold, through the row's whole ladder or through its kernel
-     * for those sizes only (memcpy_large in struct cwi_impl) */
+    /* enum cwi_memcpy_mid: the kernels cw_memcpy jumps to past its inline
+     * copy, below the threshold: the row's ladders, or its kernels for
+     * those size classes only (memcpy_small_flat, memcpy_large) */
     int memcpy_mid;
     size_t src_pf_dist, src_flush_back;
     /* flushcache of a partial line made of aligned 4/8-byte words */

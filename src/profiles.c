@@ -78,10 +78,11 @@ static const struct cwi_profile profiles[] = {
          * place; every streaming prefetch cost 5-12%; CW_SRC_NOREUSE's
          * prefetchnta and flushes only cost (none: 23.3 GB/s evicting
          * 0.010 of an L2 victim); movnti persists 4-30x faster than store
-         * + clwb; cw_memcpy past 128 B through the kernel that starts
-         * there, a taken branch fewer than the whole ladder (medians of
-         * seven processes x glibc: 576 B aligned 0.78 -> 0.92, 800 B
-         * 0.72-0.89 -> 0.86-1.01, 160-256 B up to 1.25). */
+         * + clwb; cw_memcpy past its inline copy through the kernels
+         * with a taken branch fewer than the ladders (memcpy_mid direct:
+         * 65-128 B 1.12x in one process, level with glibc; medians of
+         * seven processes x glibc past 128 B: 576 B aligned 0.78 -> 0.92,
+         * 800 B 0.72-0.89 -> 0.86-1.01, 160-256 B up to 1.25). */
         .name = "amd-zen5",
         .measured = "docs/RESULTS.md, AMD EPYC family 26 model 2",
         .nt_level = 3, .nt_num = 1, .nt_den = 2,

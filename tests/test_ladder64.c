@@ -98,6 +98,7 @@ int main(void)
         {"flushcache", ladder64.flushcache, 0, SIZE_MAX},
         {"move", (cwi_copy_fn)ladder64.move, 0, SIZE_MAX},
         {"memcpy_small", ladder64.memcpy_small, 0, CWI_MEMCPY_SMALL},
+        {"memcpy_small_flat", ladder64.memcpy_small_flat, 0, CWI_MEMCPY_SMALL},
         {"memcpy_large", ladder64.memcpy_large, CWI_MEMCPY_SMALL + 1, SIZE_MAX},
     };
     const size_t max = (size_t)1 << 20;

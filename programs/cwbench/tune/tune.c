@@ -500,16 +500,17 @@ static int tune_persist(struct cwb_engine *e, struct found *f, const struct cw_i
     return 0;
 }
 
-/* 8. cw_memcpy past its small entry: the row's whole ladder, or its kernel
- * that starts at 129 B (a compare and a taken branch fewer). Hot, at an
- * aligned and a misaligned placement, 160 B-1 KiB: the side significantly
+/* 8. cw_memcpy between its inline copy and the threshold: the row's
+ * ladders, or its kernels with fewer branches (33-128 B in one block,
+ * 129 B and up without re-testing what the entry decided). Hot, at an
+ * aligned and a misaligned placement, 48 B-1 KiB: the side significantly
  * faster in more cells, by a geomean on its side of 1, wins; else the
  * policy in force stays. */
 static int tune_memcpy_mid(struct cwb_engine *e, struct found *f)
 {
     struct tune_cand c[2];
     tune_cand_pair(c, &f->pol, TK_MEMCPY_MID, op_memcpy); /* ladder, direct */
-    static const size_t sizes[] = {160, 256, 512, 576, 768, 1024};
+    static const size_t sizes[] = {48, 80, 112, 160, 256, 512, 576, 768, 1024};
     static const int offs[][2] = {{0, 0}, {5, 37}};
     const size_t ns = sizeof sizes / sizeof sizes[0], no = sizeof offs / sizeof offs[0];
     int direct_wins = 0, ladder_wins = 0;
@@ -521,7 +522,7 @@ static int tune_memcpy_mid(struct cwb_engine *e, struct found *f)
         for (size_t i = 0; i < ns; i++) {
             struct cwb_spec sp = tune_hot_spec(sizes[i], offs[o][0], offs[o][1]);
             struct tune_cell cl;
-            say("cw_memcpy past its small entry", o * ns + i + 1, no * ns);
+            say("cw_memcpy past its inline copy", o * ns + i + 1, no * ns);
             if (tune_measure_cell(e, &sp, c, 2, &cl) != 0)
                 return -1;
             direct_wins += cl.vs0[1].significant && cl.vs0[1].ratio > 1;
@@ -643,7 +644,7 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
     static const char *const what[8] = {"streaming prefetch", "streaming threshold",
                                         "rep movsb",          "CW_SRC_NOREUSE",
                                         "small persists",     "streaming method",
-                                        "parallel threads",   "cw_memcpy past 128 B"};
+                                        "parallel threads",   "cw_memcpy past 32 B"};
     for (int k = 0; k < 8; k++)
         if (f.why[k][0] != '\0')
             printf("  %s: %s\n", what[k], f.why[k]);

@@ -39,8 +39,9 @@ static const char *const key_doc[TUNE_N_KEYS] = {
     "partial-line persists of aligned 4/8-byte words: movnti, or clwb (store + write-back)",
     "threads cw_copy_parallel(..., 0) asks for, the caller's included (0: every CPU the caller "
     "may run on)",
-    "cw_memcpy past 128 B, below the threshold: ladder (the row's whole size ladder) or direct "
-    "(the row's kernel that starts there)"};
+    "cw_memcpy past its inline copy (32 B), below the threshold: ladder (the row's size ladders) "
+    "or direct (its kernels with fewer branches: 33-128 B in one block, 129 B and up without "
+    "the smaller classes' tests)"};
 
 int tune_write_file(const char *path, char v[TUNE_N_KEYS][32], char why[][480], const char *base,
                     const struct cw_info *in)
