@@ -78,38 +78,34 @@ const struct cwi_impl *cwi_impl_find(const char *name)
     return NULL;
 }
 
-/* cw_memcpy's kernels between its inline copy and the threshold: the
- * policy's memcpy_mid, for 33..CWI_MEMCPY_SMALL bytes and above */
-static cwi_copy_fn memcpy_small_kernel(const struct cwi_impl *impl)
+/* cw_memcpy's kernels between its inline copy and the threshold, as the
+ * policy's memcpy_mid chooses them (a row without the direct kernel of a
+ * class keeps its ladder there) */
+static void publish_memcpy_kernels(const struct cwi_impl *impl)
 {
-    if (CWI_POL(memcpy_mid) == CWI_MID_DIRECT && impl->memcpy_small_flat != NULL)
-        return impl->memcpy_small_flat;
-    return impl->memcpy_small;
-}
-
-static cwi_copy_fn memcpy_mid_kernel(const struct cwi_impl *impl)
-{
-    if (CWI_POL(memcpy_mid) == CWI_MID_DIRECT && impl->memcpy_large != NULL)
-        return impl->memcpy_large;
-    return impl->copy;
+    int direct = CWI_POL(memcpy_mid) == CWI_MID_DIRECT;
+    cwi_copy_fn small = impl->memcpy_small, copy = impl->copy;
+    if (direct && impl->memcpy_small_flat != NULL)
+        small = impl->memcpy_small_flat;
+    if (direct && impl->memcpy_large != NULL)
+        copy = impl->memcpy_large;
+    atomic_store_explicit(&g_memcpy_small, small, memory_order_release);
+    atomic_store_explicit(&g_memcpy_copy, copy, memory_order_release);
 }
 
 /* Makes impl the active implementation for every entry point. */
 void cwi_dispatch_publish(const struct cwi_impl *impl)
 {
     atomic_store_explicit(&cwi_active_row, impl, memory_order_release);
-    atomic_store_explicit(&g_memcpy_small, memcpy_small_kernel(impl), memory_order_release);
-    atomic_store_explicit(&g_memcpy_copy, memcpy_mid_kernel(impl), memory_order_release);
+    publish_memcpy_kernels(impl);
     atomic_store_explicit(&g_memmove_move, impl->move, memory_order_release);
 }
 
 void cwi_dispatch_policy_changed(void)
 {
     const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
-    if (impl != NULL) {
-        atomic_store_explicit(&g_memcpy_small, memcpy_small_kernel(impl), memory_order_release);
-        atomic_store_explicit(&g_memcpy_copy, memcpy_mid_kernel(impl), memory_order_release);
-    }
+    if (impl != NULL)
+        publish_memcpy_kernels(impl);
 }
 
 void cwi_dispatch_set_threshold(size_t nt)

@@ -436,18 +436,31 @@ CWL_INLINE void cwl_copy_above8_loop(cwl_u8 *d, const cwl_u8 *s, size_t n)
         cwl_fwd(d, s, n, NULL);
 }
 
-/* n > 8*W: the straight block, rep movsb inside the policy's window, or
- * the loop */
-CWL_INLINE void cwl_copy_above8(cwl_u8 *d, const cwl_u8 *s, size_t n)
+/* n > 8*W outside the straight block's 13-16 vectors: rep movsb inside
+ * the policy's window, or the loop */
+CWL_INLINE void cwl_copy_window_or_loop(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    if (n <= 16 * CWL_W && n > 12 * CWL_W)
-        cwl_ht8(d, s, n);
-    else if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
+    if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
         cwl_rep_movsb_align_dst(d, s, n);
     else
         cwl_copy_above8_loop(d, s, n);
 }
 
+/* the straight block's sizes: 13-16 vectors */
+CWL_INLINE int cwl_ht8_size(size_t n)
+{
+    return n <= 16 * CWL_W && n > 12 * CWL_W;
+}
+
+/* n > 8*W: the straight block, rep movsb inside the policy's window, or
+ * the loop */
+CWL_INLINE void cwl_copy_above8(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    if (cwl_ht8_size(n))
+        cwl_ht8(d, s, n);
+    else
+        cwl_copy_window_or_loop(d, s, n);
+}
 
 CWL_KERNEL void *cwl_k_copy(void *restrict dst, const void *restrict src, size_t n)
 {
@@ -652,13 +665,13 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
      * misalignment). At 800 B that made the copy 1.15-1.31x faster in one
      * process on AMD EPYC family 26 model 2; with three iterations (17
      * stores) the block stays ahead (docs/RESULTS.md, same section). */
-    if (n <= 16 * CWL_W && n > 12 * CWL_W) {
+    if (cwl_ht8_size(n)) {
         if (n + ((uintptr_t)d & (CWL_W - 1)) <= 13 * CWL_W)
             cwl_copy_above8_loop(d, s, n);
         else
             cwl_ht8(d, s, n);
     } else {
-        cwl_copy_above8(d, s, n);
+        cwl_copy_window_or_loop(d, s, n);
     }
     return ret;
 }
