@@ -39,6 +39,10 @@ enum {
     CWI_F_CLFLUSHOPT = 1u << 8,
     CWI_F_CLWB = 1u << 9,
     CWI_F_MOVDIR64B = 1u << 10,
+    /* CPUID 7.0:EDX[24], AMX tiles: only Xeon Scalable cores from Sapphire
+     * Rapids have them. A hint for the profile choice (a guest may hide the
+     * model behind another number), never a kernel's requirement. */
+    CWI_F_AMX_TILE = 1u << 11,
     /* aarch64 (getauxval(AT_HWCAP) / AT_HWCAP2) */
     CWI_F_ASIMD = 1u << 16,  /* Advanced SIMD (NEON) */
     CWI_F_DCPOP = 1u << 17,  /* DC CVAP: write-back to the point of persistence */

@@ -93,6 +93,17 @@ int main(void)
             3 * 512 * 1024);
     profile("Intel client", cpu("GenuineIntel", 6, 0x97, 1280 << 10, 30 * MiB, 16),
             "generic-intel", 30 * MiB / 4);
+    /* a model the table does not know, with AMX tiles: the server row */
+    struct cwi_cpu amx = cpu("GenuineIntel", 6, 0xa7, 2 * MiB, 105 * MiB, 0);
+    profile("Xeon guest as model 167, no AMX", amx, "generic-intel", 105 * MiB / 4);
+    amx.features |= CWI_F_AMX_TILE;
+    profile("Xeon guest as model 167 with AMX", amx, "intel-server", 3 * 512 * 1024);
+    struct cwi_cpu amx_other_family = cpu("GenuineIntel", 19, 1, 2 * MiB, 105 * MiB, 0);
+    amx_other_family.features |= CWI_F_AMX_TILE;
+    profile("AMX outside family 6", amx_other_family, "generic-intel", 105 * MiB / 4);
+    struct cwi_cpu amd_amx = cpu("AuthenticAMD", 0x1a, 0x70, 1 * MiB, 32 * MiB, 16);
+    amd_amx.features |= CWI_F_AMX_TILE;
+    profile("the AMX bit on another vendor", amd_amx, "generic-amd", 8 * MiB);
     profile("another vendor", cpu("CentaurHauls", 7, 0x3b, 2 * MiB, 16 * MiB, 8), "generic",
             4 * MiB);
     /* every profile name resolves */

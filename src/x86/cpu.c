@@ -99,6 +99,8 @@ CWI_EARLY uint32_t cwi_cpu_features(void)
             f |= CWI_F_MOVDIR64B;
         if (r[3] & (1u << 4))
             f |= CWI_F_FSRM;
+        if (r[3] & (1u << 24))
+            f |= CWI_F_AMX_TILE;
     }
     return f;
 }
