@@ -247,9 +247,6 @@ const struct cwi_profile *cwi_profile_for_cpu(const struct cwi_cpu *c)
         if (strcmp(c->vendor, cpu_rows[i].vendor) == 0 && c->family == cpu_rows[i].family &&
             c->model_number >= cpu_rows[i].model_lo && c->model_number <= cpu_rows[i].model_hi)
             return cwi_profile_find(cpu_rows[i].profile);
-#if defined(__aarch64__)
-    return cwi_profile_find("generic-aarch64");
-#endif
     /* A family 6 Intel CPU with AMX tiles is a Xeon Scalable core from
      * Sapphire Rapids on, whatever model number a hypervisor shows: a guest
      * reporting model 167 (a desktop Rocket Lake's number) with AMX, a 2 MiB
@@ -259,6 +256,9 @@ const struct cwi_profile *cwi_profile_for_cpu(const struct cwi_cpu *c)
     if (strcmp(c->vendor, "GenuineIntel") == 0 && c->family == 6 &&
         (c->features & CWI_F_AMX_TILE))
         return cwi_profile_find("intel-server");
+#if defined(__aarch64__)
+    return cwi_profile_find("generic-aarch64");
+#endif
     if (strcmp(c->vendor, "GenuineIntel") == 0)
         return cwi_profile_find("generic-intel");
     if (strcmp(c->vendor, "AuthenticAMD") == 0 || strcmp(c->vendor, "HygonGenuine") == 0)
