@@ -10,7 +10,7 @@
 #   2 clang Release, -Werror, every CTest test but those no build changes
 #     (format, manpages, packaging.header.*, packaging.inline.*: stage 1
 #     runs them), the profile and policy tests with sampled misalignments
-#     (CW_TEST_QUICK_POLICY: stage 1 sweeps them in full, the core tests
+#     (CACHEWISE_TEST_QUICK_POLICY: stage 1 sweeps them in full, the core tests
 #     here do)
 #   3 ASan+UBSan (gcc: clang cannot link the shared library with
 #     -Wl,--no-undefined and a sanitizer runtime), the tests of stage 2,
@@ -354,7 +354,7 @@ for s in $STAGES; do
     2) if command -v clang >/dev/null 2>&1; then
         stage_build_and_test 2 "clang Release -Werror" "$BUILD_ROOT/clang" "-E $SAME_IN_EVERY_BUILD" \
             -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release -DCW_WERROR=ON \
-            -DCW_TEST_QUICK_POLICY=ON
+            -DCACHEWISE_TEST_QUICK_POLICY=ON
     else
         echo "== [2] clang: SKIPPED (clang not installed)"
         record "[2] clang" SKIPPED 0 0 0 "clang not installed"
@@ -363,7 +363,7 @@ for s in $STAGES; do
         UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
         stage_build_and_test 3 "ASan+UBSan (gcc)" "$BUILD_ROOT/asan" "-E $SAME_IN_EVERY_BUILD" \
         -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DCW_SANITIZE=address,undefined -DCW_TEST_QUICK_POLICY=ON ;;
+        -DCW_SANITIZE=address,undefined -DCACHEWISE_TEST_QUICK_POLICY=ON ;;
     4) TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} \
         stage_build_and_test 4 "TSan (gcc), label tsan" "$BUILD_ROOT/tsan" "-L tsan" \
         -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCW_SANITIZE=thread ;;

@@ -60,13 +60,13 @@ endforeach()
 # sweep costs ten times what it does on hardware: these variants, which check
 # the policy's routing, sample the misalignments (CW_TEST_QUICK=1), and the
 # per-implementation core tests (core.copy.*, persist.memset.*) keep the full
-# sweep. CW_TEST_QUICK_POLICY=ON does the same in a native build whose
+# sweep. CACHEWISE_TEST_QUICK_POLICY=ON does the same in a native build whose
 # routing another build sweeps in full: tests/run-all.sh's clang and
 # sanitizer stages, after the gcc stage's full sweep of every row (every
 # size is still copied, every routing decision still taken).
-set(CW_TEST_QUICK_POLICY OFF CACHE BOOL
+set(CACHEWISE_TEST_QUICK_POLICY OFF CACHE BOOL
   "Profile and policy tests sample the misalignments (the core tests keep the full sweep)")
-if(CW_TEST_EMULATOR OR CW_TEST_QUICK_POLICY)
+if(CW_TEST_EMULATOR OR CACHEWISE_TEST_QUICK_POLICY)
   get_property(cw_tuning_tests DIRECTORY PROPERTY TESTS)
   list(FILTER cw_tuning_tests INCLUDE REGEX "^(profile|policy)\\.")
   set_property(TEST ${cw_tuning_tests} APPEND PROPERTY ENVIRONMENT CW_TEST_QUICK=1)

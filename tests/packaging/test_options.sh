@@ -39,6 +39,7 @@ want "$scratch/default" CACHEWISE_WERROR OFF
 want "$scratch/default" CACHEWISE_BUILD_FUZZ OFF
 want "$scratch/default" CACHEWISE_WITH_LIBPMEM ON
 want "$scratch/default" CACHEWISE_BENCH_LINK_SHARED OFF
+want "$scratch/default" CACHEWISE_TEST_QUICK_POLICY OFF
 # the project's own options (the ones its files declare) are all CACHEWISE_*
 others=$(grep -E '^(CW|CWB)_[A-Z_]*:(BOOL|STRING)=' "$scratch/default/CMakeCache.txt" |
          grep -vE '^(CW_HAVE_|CW_DC_CVAP_|CWB_PMEM|CW_QEMU_CPU|CW_CROSS_)' || true)
