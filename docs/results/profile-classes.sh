@@ -56,8 +56,9 @@ for c in 0-8 9-32 33-64 65-256 257-1024 1025-; do
     for seed in $(seq 1 "$SEEDS"); do
         out=$("$CWB" dist "$tmp/$c.sizes" --routines cw_memcpy,glibc_memcpy --samples 15 --pin 1 \
             --seed "$seed" "$@" 2>&1) || { echo "$out" >&2; rc=1; continue; }
-        r=$(grep -E '^cw_memcpy ' <<<"$out" | grep -oE 'HL ratio [0-9.]+' | head -n1 | cut -d' ' -f3)
-        v=$(grep -E '^cw_memcpy ' <<<"$out" | grep -oE 'significant|within noise|inconsistent' | head -n1)
+        row=$(grep -m1 -E '^cw_memcpy ' <<<"$out")
+        r=$(grep -oE 'HL ratio [0-9.]+' <<<"$row" | head -n1 | cut -d' ' -f3)
+        v=$(grep -oE 'significant|within noise|inconsistent' <<<"$row" | head -n1)
         case $v in significant) v=sig ;; "within noise") v=noise ;; inconsistent) v=incons ;; esac
         line="$line ${r:-?}(${v:-?})"
     done
