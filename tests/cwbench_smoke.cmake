@@ -99,6 +99,10 @@ add_test(NAME cwbench.fresh COMMAND cwbench_test_fresh)
 add_executable(cwbench_test_calibrate ${CMAKE_CURRENT_LIST_DIR}/cwbench/test_calibrate.c)
 target_link_libraries(cwbench_test_calibrate PRIVATE cwbench_core)
 add_test(NAME cwbench.calibrate COMMAND cwbench_test_calibrate)
+# each routine of a cell timed from several loop copies, none shared
+add_executable(cwbench_test_sites ${CMAKE_CURRENT_LIST_DIR}/cwbench/test_sites.c)
+target_link_libraries(cwbench_test_sites PRIVATE cwbench_core)
+add_test(NAME cwbench.sites COMMAND cwbench_test_sites)
 
 set(cwbs_script ${CMAKE_CURRENT_LIST_FILE})
 set(cwbs_dir ${CMAKE_CURRENT_BINARY_DIR}/cwbench_smoke)

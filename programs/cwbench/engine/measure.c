@@ -184,13 +184,13 @@ static int fill_byte(const struct cwb_routine *rt)
 
 struct sample { double wall, cpu; double bytes; };
 
-/* The timed loops. Each routine measured in one cell calls through its own
- * copy of them (site = its index in the cell, modulo CWB_SITES): with one
- * shared call site the indirect branch alternates between routines from
- * batch to batch, and the predictor state it leaves behind favoured one
- * routine or the other for a whole process (256 B hot: glibc 59 GB/s and
- * cw_memcpy 69, or 75 and 55, from one process to the next; docs/RESULTS.md
- * section 2). A program's own call sites are monomorphic; so are these. */
+/* The timed loops. Each routine measured in one cell calls through copies
+ * of them of its own (sample_site below): with one shared call site the
+ * indirect branch alternates between routines from batch to batch, and the
+ * predictor state it leaves behind favoured one routine or the other for a
+ * whole process (256 B hot: glibc 59 GB/s and cw_memcpy 69, or 75 and 55,
+ * from one process to the next; docs/RESULTS.md section 2). A program's own
+ * call sites are monomorphic; so are these. */
 #define CWB_SITES 16
 typedef void *(*copy_fn)(void *, const void *, size_t);
 typedef void (*hot_loop)(copy_fn, unsigned char *, const unsigned char *, size_t, size_t);
@@ -254,6 +254,22 @@ static const cold_loop cold_loops[CWB_SITES] = {
 static const replay_loop replay_loops[CWB_SITES] = {
     replay_0, replay_1, replay_2,  replay_3,  replay_4,  replay_5,  replay_6,  replay_7,
     replay_8, replay_9, replay_10, replay_11, replay_12, replay_13, replay_14, replay_15};
+
+/* The loop copy that times sample s of routine i of nrt: the sites
+ * i, i + nrt, i + 2 nrt, ... below CWB_SITES in turn (routine i alone uses
+ * them), so each routine's samples spread over up to CWB_SITES / nrt loops
+ * at different addresses. From one fixed loop a copy of a few nanoseconds
+ * reads a cycle more or less, whichever address the loop got: on AMD EPYC
+ * family 26 model 2, 64 B hot 0.72-1.17x glibc from one loop copy to the
+ * next in one binary, 512 B 0.80-1.02x from process to process against
+ * 0.98-1.04x with the samples spread over eight (docs/RESULTS.md, "Timed
+ * from eight call sites"). Calibration uses the first (s = 0). With more
+ * than CWB_SITES / 2 routines each keeps one site. */
+static size_t sample_site(size_t i, size_t nrt, int s)
+{
+    size_t per = nrt <= CWB_SITES / 2 ? CWB_SITES / nrt : 1;
+    return i + nrt * ((size_t)s % per);
+}
 
 /* Runs k calls of rt and verifies them. Returns 0, or -1 with err set. */
 static int run_sample(struct cwb_engine *e, const struct cwb_spec *sp, const struct geom *g,
@@ -498,8 +514,8 @@ static int measure(struct cwb_engine *e, const struct cwb_spec *specs, size_t ea
              * the routine: take it again (twice at most), and flag it if
              * the machine never lets it run undisturbed. */
             for (int attempt = 0; attempt < 3; attempt++) {
-                if (run_sample(e, &specs[i * each], &g[i], rt[i], i, k[i], &smp, r->err,
-                               sizeof r->err) != 0) {
+                if (run_sample(e, &specs[i * each], &g[i], rt[i], sample_site(i, nrt, s), k[i],
+                               &smp, r->err, sizeof r->err) != 0) {
                     r->failed = 1;
                     break;
                 }
