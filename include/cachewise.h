@@ -344,8 +344,13 @@ CW_API void *cw_memset_persist(void *dst, int c, size_t n);
 
 /* ---- Implementations and information ------------------------------------- */
 
-/** Name of the active implementation ("generic", "sse2", "avx2", "avx512";
- *  "aarch64" on 64-bit Arm).
+/** Name of the active implementation ("generic", "sse2", "avx2", "avx512",
+ *  "avx512-evex"; "aarch64" on 64-bit Arm). At start-up the library takes
+ *  the best the CPU runs (cw_impl_list()'s first), or the one its profile
+ *  chooses where this build has it and the CPU runs it (amd-zen5:
+ *  "avx512-evex", the avx512 code with its vectors in zmm16-31, built by
+ *  GCC only), or the one a tuning file or CACHEWISE_IMPL names;
+ *  cw_info.impl_source says which.
  *  Not every copy runs it. On x86-64, cw_memcpy and cw_memmove copy at most
  *  32 bytes with baseline (SSE2) instructions, whatever the active
  *  implementation. And in the shared library (with glibc), cw_memcpy's
@@ -409,7 +414,9 @@ struct cw_info {
      * (aarch64) or "none" */
     const char *flush_insn;
     const char *impl;        /* active implementation name */
-    const char *impl_source; /* "cpu" (best runnable) or "env" or "api" */
+    /* "cpu" (best runnable), "profile" (the profile's choice), "file"
+     * (the tuning file's impl), "env" or "api" */
+    const char *impl_source;
     /* configuration errors: invalid environment settings that were ignored */
     int n_errors;
     char errors[CW_INFO_MAX_ERRORS][CW_INFO_ERROR_LEN];

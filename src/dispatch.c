@@ -13,10 +13,17 @@
 
 #include "internal.h"
 
-/* Implementations in priority order: the first runnable one wins. */
+/* Implementations in priority order: the first runnable one wins, unless
+ * the profile in force, the tuning file or CACHEWISE_IMPL names another
+ * (src/startup.c, choose_impl). */
 const struct cwi_impl *const cwi_impls[] = {
 #if defined(__x86_64__)
     &cwi_impl_avx512,
+#if defined(CWI_HAVE_AVX512_EVEX)
+    /* after avx512: the best runnable row stays avx512 where no profile
+     * chooses this one (src/profiles.c) */
+    &cwi_impl_avx512_evex,
+#endif
     &cwi_impl_avx2,
     &cwi_impl_sse2,
 #endif

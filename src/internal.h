@@ -182,6 +182,10 @@ CWI_HIDDEN extern const struct cwi_impl cwi_impl_generic;
 CWI_HIDDEN extern const struct cwi_impl cwi_impl_sse2;
 CWI_HIDDEN extern const struct cwi_impl cwi_impl_avx2;
 CWI_HIDDEN extern const struct cwi_impl cwi_impl_avx512;
+#if defined(CWI_HAVE_AVX512_EVEX)
+/* the avx512 kernels in zmm16-31, without vzeroupper (src/x86/avx512_evex.c) */
+CWI_HIDDEN extern const struct cwi_impl cwi_impl_avx512_evex;
+#endif
 #endif
 #if defined(__aarch64__)
 CWI_HIDDEN extern const struct cwi_impl cwi_impl_aarch64;

@@ -138,6 +138,10 @@ struct cwi_profile {
     size_t src_pf_dist, src_flush_back;
     int persist_small;
     int memcpy_mid;
+    /* the implementation this CPU's copies ran fastest with, where the
+     * build has it and the CPU runs it (NULL: the best runnable); a tuning
+     * file's impl and CACHEWISE_IMPL come over it */
+    const char *impl;
 };
 
 struct cwi_cpu;

@@ -364,6 +364,19 @@ SAFE_UNINSTRUMENTED static void zero_op(void *restrict dst, const void *restrict
         *d++ = 0;
 }
 
+#if defined(__x86_64__)
+/* The avx512 row or its zmm16-31 build (avx512-evex): one set of forward
+ * and safe kernels serves both, the bytes they copy being the same. */
+static int avx512_row(const struct cwi_impl *row)
+{
+#if defined(CWI_HAVE_AVX512_EVEX)
+    if (row == &cwi_impl_avx512_evex)
+        return 1;
+#endif
+    return row == &cwi_impl_avx512;
+}
+#endif
+
 #if !defined(CWI_SAFE_UNINSTRUMENTED)
 /* A copy the active row's temporal kernel may store backward: x86, more
  * than a page (a hole with bytes of the copy above it takes that), dst less
@@ -394,7 +407,7 @@ static inline int may_store_backward(const void *d, const void *s, size_t n, uns
 static cwi_copy_fn forward_copy(const struct cwi_impl *row)
 {
 #if defined(__x86_64__)
-    if (row == &cwi_impl_avx512)
+    if (avx512_row(row))
         return cwi_avx512_copy_forward;
     if (row == &cwi_impl_avx2)
         return cwi_avx2_copy_forward;
@@ -413,7 +426,7 @@ static cwi_copy_fn forward_copy(const struct cwi_impl *row)
 static const struct cwi_impl *twin(const struct cwi_impl *row)
 {
 #if defined(__x86_64__)
-    if (row == &cwi_impl_avx512)
+    if (avx512_row(row))
         return &cwi_safe_twin_avx512;
     if (row == &cwi_impl_avx2)
         return &cwi_safe_twin_avx2;
@@ -452,7 +465,7 @@ static void copy_op(void *restrict d, const void *restrict s, size_t n, unsigned
 /* The same for the frameless fast path: the row's forward safe kernel */
 static cwi_safe_fn forward_safe_kernel(const struct cwi_impl *row)
 {
-    if (row == &cwi_impl_avx512)
+    if (avx512_row(row))
         return cwi_avx512fwd_copy_safe;
     if (row == &cwi_impl_avx2)
         return cwi_avx2fwd_copy_safe;

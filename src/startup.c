@@ -105,13 +105,22 @@ static const struct cwi_profile *choose_profile(struct cw_info *in, const char *
 
 /* ---- 5. what the CPU runs ----------------------------------------------------- */
 
-/* The implementation: the best runnable one, or the one the tuning file
- * (impl = NAME) and then CACHEWISE_IMPL ask for, where this CPU runs it. */
-static const struct cwi_impl *choose_impl(struct cw_info *in)
+/* The implementation: the best runnable one, or the profile's where this
+ * build has it and this CPU runs it (quietly the best otherwise: a build or
+ * a CPU without it is no error), or the one the tuning file (impl = NAME)
+ * and then CACHEWISE_IMPL ask for, where this CPU runs it. */
+static const struct cwi_impl *choose_impl(struct cw_info *in, const struct cwi_profile *r)
 {
     const struct cwi_impl *best = cwi_dispatch_setup(g_cpu.features);
     const char *want = cwi_settings_impl();
     in->impl_source = "cpu";
+    if (r->impl != NULL) {
+        const struct cwi_impl *preferred = cwi_impl_find(r->impl);
+        if (preferred != NULL && cwi_impl_runnable(preferred)) {
+            best = preferred;
+            in->impl_source = "profile";
+        }
+    }
     if (want != NULL) {
         const struct cwi_impl *forced = cwi_impl_find(want);
         if (!cwi_impl_runnable(forced))
@@ -190,7 +199,7 @@ static void init_once(void)
     cwi_env_overlay();                       /* 4 */
     cwi_settings_sanitize(&cwi_pol, &g_cpu); /* 5 */
     in->flush_insn = cwi_flush_select(g_cpu.features);
-    const struct cwi_impl *impl = choose_impl(in);
+    const struct cwi_impl *impl = choose_impl(in, r);
     cwi_settings_keep_startup();
     publish_threshold(in); /* 6 */
     in->impl = impl->name;

@@ -25,6 +25,7 @@ files=(
     src/tuning_file.c
     src/x86/avx2.c
     src/x86/avx512.c
+    src/x86/avx512_evex.c
     src/x86/cpu.c
     src/x86/early.c
     src/x86/memset_ladder.h
@@ -35,6 +36,7 @@ files=(
     tests/cpu_matrix_safe.c
     tests/cross/dc_cvap_probe.c
     tests/cwbench/test_calibrate.c
+    tests/cwbench/test_sites.c
     tests/cwt_exec.h
     tests/fuzz/regress_main.c
     tests/packaging/embed/app.c

@@ -114,7 +114,7 @@ MAX_SIZE=${CW_MATRIX_MAX_SIZE:-1M}
 QEMU=${CW_QEMU_X86:-qemu-x86_64}
 ONLY=${CW_MATRIX_MODELS:-}
 # every name the library knows on x86-64 (tests/CMakeLists.txt, CW_TEST_IMPLS)
-KNOWN="avx512 avx2 sse2 generic"
+KNOWN="avx512 avx512-evex avx2 sse2 generic"
 # one command's limit: a hang must not hold the stage
 LIMIT=300
 

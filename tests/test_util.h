@@ -75,7 +75,7 @@ __attribute__((unused)) static int cwt_cpu_can_run(const char *name, const struc
         return in->sse2;
     if (strcmp(name, "avx2") == 0)
         return in->sse2 && in->avx2;
-    if (strcmp(name, "avx512") == 0)
+    if (strcmp(name, "avx512") == 0 || strcmp(name, "avx512-evex") == 0)
         return in->avx2 && in->avx512f && in->avx512bw && in->avx512vl;
 #if defined(__aarch64__)
     /* the NEON row: Advanced SIMD (HWCAP_ASIMD) */
@@ -91,6 +91,27 @@ __attribute__((unused)) static int cwt_in_list(const char *name)
         if (strcmp(*l, name) == 0)
             return 1;
     return 0;
+}
+
+/* The implementation the library runs with nothing forcing one: the
+ * profile's own choice where the build has it and the CPU runs it
+ * (src/profiles.c: amd-zen5 chooses avx512-evex), else the best runnable,
+ * cw_impl_list()'s first. *source: the impl_source it reports, "profile"
+ * or "cpu". */
+__attribute__((unused)) static const char *cwt_default_impl(const struct cw_info *in,
+                                                            const char **source)
+{
+    static const struct {
+        const char *profile, *impl;
+    } chosen[] = {{"amd-zen5", "avx512-evex"}};
+    for (size_t i = 0; i < sizeof chosen / sizeof chosen[0]; i++)
+        if (in->profile != NULL && strcmp(in->profile, chosen[i].profile) == 0 &&
+            cwt_in_list(chosen[i].impl)) {
+            *source = "profile";
+            return chosen[i].impl;
+        }
+    *source = "cpu";
+    return cw_impl_list()[0];
 }
 
 /* Index of the first recorded configuration error containing `needle`,

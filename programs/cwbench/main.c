@@ -28,7 +28,7 @@
  * with the list of those runnable here). */
 #if defined(__x86_64__)
 #define CWB_IMPL_HELP                                                                         \
-    "(generic, sse2, avx2,\n                   avx512; default: the best this CPU runs)"
+    "(generic, sse2, avx2,\n                   avx512, avx512-evex; default: the library's choice)"
 #else
 #define CWB_IMPL_HELP                                                                         \
     "(generic, or another the\n                   Machine block lists as runnable; default: " \

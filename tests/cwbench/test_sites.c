@@ -63,8 +63,9 @@ int main(void)
             shared += g_seen[0].addr[i] == g_seen[1].addr[j];
     /* at most the one place outside the timed loops that calls every routine */
     CWT_EXPECT(shared <= 1);
-    printf("test_sites: 16 samples each; routine a called from %zu places, b from %zu, %zu shared\n",
-           g_seen[0].n, g_seen[1].n, shared);
+    printf(
+        "test_sites: 16 samples each; routine a called from %zu places, b from %zu, %zu shared\n",
+        g_seen[0].n, g_seen[1].n, shared);
     cwb_run_free(&run[0]);
     cwb_run_free(&run[1]);
     cwb_engine_free(&e);
