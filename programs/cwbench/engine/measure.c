@@ -259,7 +259,7 @@ static const replay_loop replay_loops[CWB_SITES] = {
  * i, i + nrt, i + 2 nrt, ... below CWB_SITES in turn (routine i alone uses
  * them), so each routine's samples spread over up to CWB_SITES / nrt loops
  * at different addresses. From one fixed loop a copy of a few nanoseconds
- * reads a cycle more or less, whichever address the loop got: on AMD EPYC
+ * reads faster or slower, whichever address the loop got: on AMD EPYC
  * family 26 model 2, 64 B hot 0.72-1.17x glibc from one loop copy to the
  * next in one binary, 512 B 0.80-1.02x from process to process against
  * 0.98-1.04x with the samples spread over eight (docs/RESULTS.md, "Timed
