@@ -18,17 +18,19 @@
 #define CWL_SET1(c) _mm512_set1_epi8((char)(c))
 #include "copy_ladder.h"
 
+/* what both builds of these kernels need (avx512, avx512-evex) */
+#define AVX512_REQUIRED                                                                          \
+    (CWI_F_SSE2 | CWI_F_AVX2 | CWI_F_AVX512F | CWI_F_AVX512BW | CWI_F_AVX512VL)
+
 #if defined(CWL_SAFE_INSTANCE)
 CWL_SAFE_KERNEL_DEF(cwi_avx512_copy_safe)
 #elif defined(CWL_EVEX_INSTANCE)
 /* the same kernels built into zmm16-31 (x86/avx512_evex.c); cw_copy_safe's
  * fast path keeps the avx512 row's safe kernel: the same bytes, and a fault
  * stops inside its section either way */
-const struct cwi_impl cwi_impl_avx512_evex = CWL_ROW(
-    "avx512-evex", CWI_F_SSE2 | CWI_F_AVX2 | CWI_F_AVX512F | CWI_F_AVX512BW | CWI_F_AVX512VL,
-    CWI_SAFE_KERNEL(cwi_avx512_copy_safe));
+const struct cwi_impl cwi_impl_avx512_evex =
+    CWL_ROW("avx512-evex", AVX512_REQUIRED, CWI_SAFE_KERNEL(cwi_avx512_copy_safe));
 #else
 const struct cwi_impl cwi_impl_avx512 =
-    CWL_ROW("avx512", CWI_F_SSE2 | CWI_F_AVX2 | CWI_F_AVX512F | CWI_F_AVX512BW | CWI_F_AVX512VL,
-            CWI_SAFE_KERNEL(cwi_avx512_copy_safe));
+    CWL_ROW("avx512", AVX512_REQUIRED, CWI_SAFE_KERNEL(cwi_avx512_copy_safe));
 #endif
