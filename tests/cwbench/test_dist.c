@@ -216,8 +216,9 @@ static void test_seq(void)
     struct cwb_call *prev = malloc(n * sizeof *prev);
     memcpy(prev, s.calls, n * sizeof *prev);
     cwb_seq_before_batch(&s, 0); /* routine 0: the first sequence */
-    cwb_seq_before_batch(&s, 1); /* routine 1, same round: the same one */
-    CWT_EXPECT(s.draws == 1 && memcmp(prev, s.calls, n * sizeof *prev) == 0);
+    memset(s.calls, 0, n * sizeof *s.calls);
+    cwb_seq_before_batch(&s, 1); /* routine 1, same round: the same one, written again */
+    CWT_EXPECT(s.draws == 1 && s.writes == 3 && memcmp(prev, s.calls, n * sizeof *prev) == 0);
     cwb_seq_before_batch(&s, 1); /* routine 1 again: a fresh sequence */
     CWT_EXPECT(s.draws == 2 && memcmp(prev, s.calls, n * sizeof *prev) != 0);
     /* not a shifted copy of the last one either */
@@ -228,7 +229,7 @@ static void test_seq(void)
     cwb_seq_before_batch(&s, 0); /* routine 0 has not run this one */
     CWT_EXPECT(s.draws == 2);
     cwb_seq_before_batch(&s, 0);
-    CWT_EXPECT(s.draws == 3 && s.batches == 5);
+    CWT_EXPECT(s.draws == 3 && s.batches == 5 && s.writes == 6);
     /* A round of 3 routines, 10 rounds, in varying order: one draw per
      * round, and each routine meets a new sequence every batch. */
     unsigned long long d0 = s.draws;

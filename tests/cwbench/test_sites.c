@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The engine's call sites: in a cell of two routines each routine's samples
- * are timed from several copies of the timed loop, and no copy ever calls
- * both routines (engine/measure.c, sample_site). A routine sees its call
- * site as its return address. */
+/* The engine's call sites and run order: in a cell of two routines each
+ * routine's samples are timed from several copies of the timed loop, and no
+ * copy ever calls both routines (engine/measure.c, sample_site). A routine
+ * sees its call site as its return address. And in every block of nrt
+ * sample rounds each routine takes each place in the order once
+ * (cwb_round_order). */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,8 +41,33 @@ static __attribute__((noinline)) void *copy_b(void *d, const void *s, size_t n)
     return memcpy(d, s, n);
 }
 
+/* cwb_round_order for nrt routines over 4 blocks of rounds */
+static void test_round_order(size_t nrt)
+{
+    size_t base[8], round[8];
+    int place[8][8] = {{0}};
+    uint64_t rng = 7;
+    for (size_t i = 0; i < nrt; i++)
+        base[i] = i;
+    for (int s = 0; s < (int)(4 * nrt); s++) {
+        cwb_round_order(round, base, nrt, s, &rng);
+        int seen[8] = {0};
+        for (size_t j = 0; j < nrt; j++) {
+            CWT_EXPECT(round[j] < nrt && !seen[round[j]]); /* a permutation */
+            seen[round[j] % 8] = 1;
+            place[round[j] % 8][j]++;
+        }
+    }
+    for (size_t i = 0; i < nrt; i++)
+        for (size_t j = 0; j < nrt; j++)
+            CWT_CHECK(place[i][j] == 4, "nrt %zu: routine %zu in place %zu %d times of %zu", nrt,
+                      i, j, place[i][j], 4 * nrt);
+}
+
 int main(void)
 {
+    for (size_t nrt = 1; nrt <= 8; nrt++)
+        test_round_order(nrt);
     struct cwb_engine e;
     if (cwb_engine_init(&e, (size_t)4 << 20, 16, 20e-6, 1) != 0) {
         fprintf(stderr, "test_sites: out of memory\n");

@@ -207,6 +207,25 @@ int cwb_dist_fixed(struct cwb_dist *d, size_t size)
     return 0;
 }
 
+int cwb_dist_uniform(struct cwb_dist *d, size_t lo, size_t hi)
+{
+    size_t n = hi - lo + 1;
+    d->sizes = malloc(n * sizeof *d->sizes);
+    d->cum = malloc(n * sizeof *d->cum);
+    if (!d->sizes || !d->cum) {
+        cwb_dist_free(d);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        d->sizes[i] = lo + i;
+        d->cum[i] = (double)(i + 1) / (double)n;
+    }
+    d->cum[n - 1] = 1.0;
+    d->n = n;
+    d->mean_size = ((double)lo + (double)hi) / 2;
+    return 0;
+}
+
 /* ---- call sequences -------------------------------------------------------- */
 
 void cwb_dist_draw(const struct cwb_dist *d, struct cwb_call *calls, size_t n, size_t span,
@@ -220,11 +239,22 @@ void cwb_dist_draw(const struct cwb_dist *d, struct cwb_call *calls, size_t n, s
     }
 }
 
+/* A new sequence: the next calls of the sequence's own stream. */
 static void seq_draw(struct cwb_seq *s)
 {
+    s->start = s->rng;
     cwb_dist_draw(s->d, s->calls, s->n, s->span, &s->rng);
     s->ran = 0;
     s->draws++;
+    s->writes++;
+}
+
+/* The current sequence written again, the same calls. */
+static void seq_rewrite(struct cwb_seq *s)
+{
+    uint64_t rng = s->start;
+    cwb_dist_draw(s->d, s->calls, s->n, s->span, &rng);
+    s->writes++;
 }
 
 int cwb_seq_init(struct cwb_seq *s, const struct cwb_dist *d, size_t n, size_t span,
@@ -258,6 +288,8 @@ void cwb_seq_before_batch(struct cwb_seq *s, unsigned who)
     s->batches++;
     if (s->ran & bit)
         seq_draw(s);
+    else
+        seq_rewrite(s);
     s->ran |= bit;
 }
 

@@ -27,6 +27,9 @@ uint64_t cwb_rng_next(uint64_t *state);
 /* A distribution of one size (probability 1): what `--ab --state random`
  * draws its calls from. 0, or -1 when out of memory. */
 int cwb_dist_fixed(struct cwb_dist *d, size_t size);
+/* Every size of [lo, hi] (lo <= hi) equally likely; 0, or -1 when out of
+ * memory (d empty). */
+int cwb_dist_uniform(struct cwb_dist *d, size_t lo, size_t hi);
 
 /* ---- Call sequences drawn afresh ------------------------------------------
  * A sequence the timed loop replays over and over is one a branch
@@ -45,17 +48,27 @@ struct cwb_call;
 void cwb_dist_draw(const struct cwb_dist *d, struct cwb_call *calls, size_t n, size_t span,
                    uint64_t *rng);
 
-/* The sequence routines 0..63 replay, redrawn in place whenever the routine
- * about to run a batch has already run the current one: no routine meets a
- * sequence twice, and the routines of one sample round mostly share one. */
+/* The sequence routines 0..63 replay: a new one whenever the routine about
+ * to run a batch has already run the current one (no routine meets a
+ * sequence twice, and the routines of one sample round mostly share one),
+ * and written afresh in place before every batch, the same calls again
+ * where the sequence is not new. So every batch starts from the same
+ * state of the caches, the sequence just written: the batch right after a
+ * new draw otherwise ran its calls from freshly written (dirty) lines, the
+ * others from lines the batches before had read, and on AMD EPYC family 26
+ * model 2 the first routine of a round took 0.2-0.6 ns a call longer,
+ * 33-64 B at random offsets (docs/RESULTS.md, "The first batch of a
+ * round"). */
 #define CWB_SEQ_MAX_USERS 64
 struct cwb_seq {
     const struct cwb_dist *d;
     struct cwb_call *calls;
     size_t n, span;
     uint64_t rng;
+    uint64_t start;         /* rng state the current sequence was drawn from */
     uint64_t ran;           /* bit i: routine i has run the current sequence */
     unsigned long long draws; /* sequences drawn so far */
+    unsigned long long writes; /* times calls[] was written: draws and rewrites */
     size_t batches;         /* cwb_seq_before_batch calls so far */
     int progress;           /* cwb_measure_fresh: each batch is a progress step */
 };

@@ -133,12 +133,24 @@ int cwb_measure_random(struct cwb_engine *e, struct cwb_spec *specs,
                        const struct cwb_routine *const *rt, size_t nrt, size_t size, size_t span,
                        uint64_t seed, struct cwb_run *out, int *wrapped)
 {
-    struct cwb_dist d;
+    struct cwb_dist d = {0};
+    int rc = -1;
+    if (cwb_dist_fixed(&d, size) == 0)
+        rc = cwb_measure_dist(e, specs, rt, nrt, &d, span, seed, out, wrapped);
+    else
+        rc = cwb_measure_dist(e, specs, rt, nrt, NULL, span, seed, out, wrapped);
+    cwb_dist_free(&d);
+    return rc;
+}
+
+int cwb_measure_dist(struct cwb_engine *e, struct cwb_spec *specs,
+                     const struct cwb_routine *const *rt, size_t nrt, const struct cwb_dist *d,
+                     size_t span, uint64_t seed, struct cwb_run *out, int *wrapped)
+{
     struct cwb_seq seq;
     int rc = -1;
     *wrapped = 0;
-    if (cwb_dist_fixed(&d, size) == 0 &&
-        cwb_seq_init(&seq, &d, cwb_seq_calls(), span, seed) == 0) {
+    if (d != NULL && cwb_seq_init(&seq, d, cwb_seq_calls(), span, seed) == 0) {
         rc = cwb_measure_fresh(e, specs, rt, nrt, &seq, out, wrapped);
         cwb_seq_free(&seq);
     } else {
@@ -149,7 +161,6 @@ int cwb_measure_random(struct cwb_engine *e, struct cwb_spec *specs,
                      rt[j]->name);
         }
     }
-    cwb_dist_free(&d);
     return rc;
 }
 

@@ -42,6 +42,11 @@ int cwb_measure_fresh(struct cwb_engine *e, struct cwb_spec *specs,
 int cwb_measure_random(struct cwb_engine *e, struct cwb_spec *specs,
                        const struct cwb_routine *const *rt, size_t nrt, size_t size, size_t span,
                        uint64_t seed, struct cwb_run *out, int *wrapped);
+/* The same with each call's size drawn from d (a mixed-size cell: the
+ * tuner's). */
+int cwb_measure_dist(struct cwb_engine *e, struct cwb_spec *specs,
+                     const struct cwb_routine *const *rt, size_t nrt, const struct cwb_dist *d,
+                     size_t span, uint64_t seed, struct cwb_run *out, int *wrapped);
 /* The region a random-state cell of `size`-byte calls draws its offsets
  * in: 4x the size, at least 64 KiB, within buffers of `pool` bytes (16 KiB
  * kept for the placement). */

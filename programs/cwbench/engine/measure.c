@@ -456,6 +456,14 @@ static void fail_all(struct cwb_run *out, size_t nrt, const char *why)
     }
 }
 
+void cwb_round_order(size_t *round, size_t *base, size_t nrt, int s, uint64_t *rng)
+{
+    if ((size_t)s % nrt == 0)
+        cwb_shuffle(base, nrt, rng);
+    for (size_t j = 0; j < nrt; j++)
+        round[j] = base[(j + (size_t)s) % nrt];
+}
+
 /* specs[i * each] is routine i's cell: each = 0 shares one cell. */
 static int measure(struct cwb_engine *e, const struct cwb_spec *specs, size_t each,
                    const struct cwb_routine *const *rt, size_t nrt, struct cwb_run *out)
@@ -501,10 +509,19 @@ static int measure(struct cwb_engine *e, const struct cwb_spec *specs, size_t ea
         if (!out[i].failed && calibrate(e, &specs[i * each], &g[i], rt[i], i, &out[i], &k[i]) == 0)
             out[i].calls = k[i];
     }
+    size_t *round = calloc(nrt, sizeof *round);
+    if (round == NULL) {
+        free(k);
+        free(order);
+        free(g);
+        fail_all(out, nrt, "out of memory");
+        e->failures++;
+        return -1;
+    }
     for (int s = 0; s < e->samples; s++) {
-        cwb_shuffle(order, nrt, &e->rng);
+        cwb_round_order(round, order, nrt, s, &e->rng);
         for (size_t j = 0; j < nrt; j++) {
-            size_t i = order[j];
+            size_t i = round[j];
             struct cwb_run *r = &out[i];
             if (r->failed || r->unavailable)
                 continue;
@@ -549,6 +566,7 @@ static int measure(struct cwb_engine *e, const struct cwb_spec *specs, size_t ea
     }
     if (rc != 0)
         e->failures++;
+    free(round);
     free(k);
     free(order);
     free(g);

@@ -77,4 +77,14 @@ void cwb_run_gbps(const struct cwb_run *r, double *x, double *cpu);
 /* Median of r's throughput in GB/s. */
 double cwb_run_median_gbps(const struct cwb_run *r);
 
+/* The order of sample round s of nrt routines (round[0..nrt)), from base
+ * (a permutation of 0..nrt-1, kept between rounds): each block of nrt
+ * rounds takes a new shuffle of base and its nrt rotations, so that in
+ * every block each routine runs first once, second once, and so on. A
+ * shuffle per round left that to chance, and with the default seed the
+ * same chance in every process: in `cwbench dist` routine 0 ran first in
+ * 10 of 15 rounds, and on AMD EPYC family 26 model 2 the first batch of a
+ * round was the slow one (docs/RESULTS.md, "The first batch of a round"). */
+void cwb_round_order(size_t *round, size_t *base, size_t nrt, int s, uint64_t *rng);
+
 #endif /* CWB_MEASURE_H */
