@@ -352,7 +352,8 @@ CW_API void *cw_memset_persist(void *dst, int c, size_t n);
  *  GCC only), or the one a tuning file or CACHEWISE_IMPL names;
  *  cw_info.impl_source says which.
  *  Not every copy runs it. On x86-64, cw_memcpy and cw_memmove copy at most
- *  32 bytes with baseline (SSE2) instructions, whatever the active
+ *  32 bytes (64 where the policy's memcpy_inline says so: the amd-zen5
+ *  profile) with baseline (SSE2) instructions, whatever the active
  *  implementation. And in the shared library (with glibc), cw_memcpy's
  *  entry is chosen once, when the library is loaded: on AVX2 CPUs it copies
  *  33..128 bytes itself with AVX, unless CACHEWISE_IMPL in the process's

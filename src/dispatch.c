@@ -64,6 +64,13 @@ static _Atomic(cwi_move_fn) g_memmove_move = memmove_first_use;
  * either side of a change copies the same bytes. A relaxed load is a
  * plain load: this costs the copies nothing. */
 static _Atomic(size_t) g_nt_threshold = SIZE_MAX;
+
+/* The policy's memcpy_inline as the entries test it: the largest copy
+ * they make themselves, 32 or 64. Relaxed: either value copies the same
+ * bytes (the row's kernels take any size below 64 B too), so a copy that
+ * meets the old value while cw_settings_apply writes the new one is still
+ * right. */
+static _Atomic(size_t) g_inline_max = 32;
 static uint32_t g_features;
 static const char *g_runnable[N_IMPLS + 1];
 
@@ -98,6 +105,8 @@ static void publish_memcpy_kernels(const struct cwi_impl *impl)
         copy = impl->memcpy_large;
     atomic_store_explicit(&g_memcpy_small, small, memory_order_release);
     atomic_store_explicit(&g_memcpy_copy, copy, memory_order_release);
+    atomic_store_explicit(&g_inline_max, CWI_POL(memcpy_inline) == CWI_INLINE_64 ? 64 : 32,
+                          memory_order_relaxed);
 }
 
 /* Makes impl the active implementation for every entry point. */
@@ -205,12 +214,15 @@ static __attribute__((noinline)) void *memcpy_streaming(void *dst, const void *s
 
 #if defined(__x86_64__) && defined(__SSE2__)
 #include "x86/small_copy.h"
-/* Copies of at most 32 bytes, the most common calls by far (96% of the
- * fleet's memcpy calls are <= 128 B), are done right here with baseline
+/* The small copies, the most common calls by far (96% of the fleet's
+ * memcpy calls are <= 128 B), are done right here with baseline
  * instructions: the indirect jump into the implementation cost them about
  * 8% against glibc's directly resolved entry. Every load before any store,
- * so the same code serves cw_memmove. */
-#define CWI_INLINE_MAX 32
+ * so the same code serves cw_memmove. How many bytes, in which classes, is
+ * the policy's memcpy_inline (enum cwi_memcpy_inline). */
+#define CWI_INLINE_MAX 64
+
+/* memcpy_inline 32: 0-15, 16-32 */
 static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
                                                              const unsigned char *s, size_t n)
 {
@@ -219,20 +231,48 @@ static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
     else
         cwi_copy_upto15(d, s, n);
 }
+
+/* memcpy_inline 64: 0-15, 16-31, 32-64, glibc's classes, where a 32 B copy
+ * takes the path of 33-64 B (and 64 B that of 32): a program whose copies
+ * are 32 B and 33-64 B (sort: 74% 32 B and 18% 64 B; sqlite3: 8% 32 B, 36%
+ * 33-64 B) then takes one branch the same way for both, where a class
+ * boundary between 32 and 33 sent them apart at random */
+static inline __attribute__((always_inline)) void copy_upto64(unsigned char *d,
+                                                             const unsigned char *s, size_t n)
+{
+    if (n >= 32)
+        cwi_copy_32to64(d, s, n);
+    else if (n >= 16)
+        cwi_copy_16to32(d, s, n);
+    else
+        cwi_copy_upto15(d, s, n);
+}
 #endif
 
-/* The entries' first step: copies of at most CWI_INLINE_MAX bytes return
- * from here. dst is put in the return register before the copy, so that
- * every size class ends in its own one-byte ret: with "mov %rdi,%rax; ret"
- * as the common tail, GCC sent the 1-7 B classes to one shared copy of it
- * (four taken branches where glibc takes two; 2-4 B hot 0.85-0.89 of glibc
- * on the Xeon, docs/RESULTS.md). */
+/* The entries' first step: copies of at most 32 or 64 bytes (the policy's
+ * memcpy_inline) return from here. The test of the setting comes first and
+ * 32 falls through, so a CPU whose profile keeps 32 runs the instructions
+ * it ran before the setting existed, behind one load and one branch that
+ * is never taken; with 64 that branch is the one taken branch before the
+ * 32-64 B copy, as the first test's is in glibc's entry (the size
+ * distributions within 0.99-1.01x of an entry with 64 and no test on AMD
+ * EPYC family 26 model 2, docs/RESULTS.md, "The entry's classes"). dst is
+ * put in the return register before the copy, so
+ * that every size class ends in its own one-byte ret: with "mov %rdi,%rax;
+ * ret" as the common tail, GCC sent the 1-7 B classes to one shared copy of
+ * it (four taken branches where glibc takes two; 2-4 B hot 0.85-0.89 of
+ * glibc on the Xeon, docs/RESULTS.md). */
 #ifdef CWI_INLINE_MAX
 #define CWI_RETURN_IF_SMALL(dst, src, n)                                                         \
     do {                                                                                         \
-        if ((n) <= CWI_INLINE_MAX) {                                                             \
-            void *ret_ = (dst);                                                                  \
-            __asm__("" : "+a"(ret_));                                                            \
+        void *ret_ = (dst);                                                                      \
+        __asm__("" : "+a"(ret_));                                                                \
+        if (__builtin_expect(atomic_load_explicit(&g_inline_max, memory_order_relaxed) > 32, 0)) { \
+            if ((n) <= 64) {                                                                     \
+                copy_upto64(ret_, (src), (n));                                                   \
+                return ret_;                                                                     \
+            }                                                                                    \
+        } else if ((n) <= 32) {                                                                  \
             copy_upto32(ret_, (src), (n));                                                       \
             return ret_;                                                                         \
         }                                                                                        \
@@ -259,16 +299,19 @@ static inline __attribute__((always_inline)) void *memcpy_through_row(void *rest
     return atomic_load_explicit(&g_memcpy_copy, memory_order_acquire)(dst, src, n);
 }
 
+size_t cwi_inline_max(void)
+{
 #ifdef CWI_INLINE_MAX
-const size_t cwi_inline_max = CWI_INLINE_MAX;
+    return atomic_load_explicit(&g_inline_max, memory_order_relaxed);
 #else
-const size_t cwi_inline_max = 0;
+    return 0;
 #endif
+}
 
 /* The tests of CWI_RETURN_IF_SMALL and memcpy_through_row, in their order. */
 int cwi_memcpy_path(const void *dst, const void *src, size_t n)
 {
-    if (n <= cwi_inline_max)
+    if (n <= cwi_inline_max())
         return CWI_PATH_INLINE;
     if (n <= CWI_MEMCPY_SMALL)
         return CWI_PATH_TEMPORAL;

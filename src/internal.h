@@ -99,7 +99,7 @@ CWI_HIDDEN __attribute__((noreturn)) void cwi_size_overflow(const char *fn, size
 /* The ways a memcpy-shaped copy moves its bytes: what the shim's
  * CACHEWISE_STATS counts per call (src/preload/stats.c). */
 enum cwi_copy_path {
-    CWI_PATH_INLINE,     /* n <= cwi_inline_max: the entry's own loads and stores */
+    CWI_PATH_INLINE,     /* n <= cwi_inline_max(): the entry's own loads and stores */
     CWI_PATH_TEMPORAL,   /* the row's temporal loops (vector or scalar) */
     CWI_PATH_REP,        /* rep movsb inside the policy's window */
     CWI_PATH_STREAM,     /* n >= nt_threshold: non-temporal stores */
@@ -108,8 +108,9 @@ enum cwi_copy_path {
     CWI_PATH_OVERLAP,    /* overlapping buffers: the memmove loops */
     CWI_NPATH
 };
-/* The largest copy the entries make themselves, before any row (0: none). */
-CWI_HIDDEN extern const size_t cwi_inline_max;
+/* The largest copy the entries make themselves, before any row (0: none):
+ * 32 or 64 B on x86 (the policy's memcpy_inline). */
+CWI_HIDDEN size_t cwi_inline_max(void);
 /* Which of the paths above cw_memcpy(dst, src, n) takes with the policy in
  * force (one of INLINE..STREAM_REP), by the same tests as the copy itself.
  * Initialises the library if needed; never on a copy's path. */
@@ -261,6 +262,7 @@ enum cwi_setting_id {
     CWI_SET_PARALLEL_MIN,
     CWI_SET_PARALLEL_THREADS,
     CWI_SET_MEMCPY_MID,
+    CWI_SET_MEMCPY_INLINE,
     CWI_SET_IMPL,
     CWI_N_SETTINGS
 };

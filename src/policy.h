@@ -41,6 +41,14 @@ enum cwi_memcpy_mid {
                          * where the row has it */
 };
 
+/* The copies cw_memcpy and cw_memmove make themselves, with baseline
+ * instructions, before any row (x86; src/dispatch.c). */
+enum cwi_memcpy_inline {
+    CWI_INLINE_32 = 0, /* 0-32 B: 0-15 and 16-32 */
+    CWI_INLINE_64 = 1, /* 0-64 B in glibc's classes: 0-15, 16-31, 32-64 (four
+                        * 16-byte moves) */
+};
+
 /* Software prefetch hint of a streaming loop. */
 enum cwi_pf_hint { CWI_PF_T0 = 0, CWI_PF_T1 = 1, CWI_PF_T2 = 2, CWI_PF_NTA = 3 };
 
@@ -86,6 +94,9 @@ struct cwi_policy {
      * copy, below the threshold: the row's ladders, or its kernels for
      * those size classes only (memcpy_small_flat, memcpy_large) */
     int memcpy_mid;
+    /* enum cwi_memcpy_inline: the copies cw_memcpy and cw_memmove make
+     * before any kernel (0-32 or 0-64 B) */
+    int memcpy_inline;
     size_t src_pf_dist, src_flush_back;
     /* flushcache of a partial line made of aligned 4/8-byte words */
     int persist_small;
@@ -138,6 +149,7 @@ struct cwi_profile {
     size_t src_pf_dist, src_flush_back;
     int persist_small;
     int memcpy_mid;
+    int memcpy_inline;
     /* the implementation this CPU's copies ran fastest with, where the
      * build has it and the CPU runs it (NULL: the best runnable); a tuning
      * file's impl and CACHEWISE_IMPL come over it */

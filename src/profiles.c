@@ -91,6 +91,11 @@ static const struct cwi_profile profiles[] = {
         .stream_method = CWI_STREAM_REP, .stream_rep_min = 16 * MiB,
         .src_mode = 0, .src_pf_dist = 2 * KiB, .src_flush_back = 512,
         .persist_small = CWI_PERSIST_MOVNTI, .memcpy_mid = CWI_MID_DIRECT,
+        /* cw_memcpy's own copy up to 64 B in glibc's classes: the size
+         * distributions 1.00-1.31x where the 32 B boundary gave 0.91-1.02
+         * (sort, sqlite3, MemcpyGoogleA), hot 33-64 B 1.18-1.32x glibc
+         * against 1.00-1.05 */
+        .memcpy_inline = CWI_INLINE_64,
         /* the avx512 kernels in zmm16-31, without vzeroupper: hot 48-128 B
          * 1.16-1.21x the avx512 row at fixed offsets, 256 B-2 KiB and the
          * size distributions within 0.97-1.04x */
@@ -304,6 +309,7 @@ void cwi_policy_from_profile(struct cwi_policy *p, const struct cwi_profile *r,
     p->src_flush_back = r->src_flush_back;
     p->persist_small = r->persist_small;
     p->memcpy_mid = r->memcpy_mid;
+    p->memcpy_inline = r->memcpy_inline;
     /* Not a profile's: below 4 MiB (about 200 us at a core's 20 GB/s) a
      * worker's wake-up and the split cost a measurable share of the copy,
      * and no profile has measured the crossover (docs/PARALLEL.md). */

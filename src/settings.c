@@ -30,6 +30,7 @@ static const char *const src_names[] = {"none", "prefetchnta", "flush", "both", 
 static const char *const persist_names[] = {"movnti", "clwb", NULL};
 static const char *const stream_names[] = {"nt-stores", "rep-movsb", NULL};
 static const char *const mid_names[] = {"ladder", "direct", NULL};
+static const char *const inline_names[] = {"32", "64", NULL};
 const char *const cwi_flush_pref_names[] = {"auto",    "clwb",    "clflushopt", "clflush",
                                             "dc-cvap", "dc-cvac", NULL};
 
@@ -72,6 +73,8 @@ static const struct setting_def {
      offsetof(struct cwi_policy, parallel_threads), NULL, 64},
     {"memcpy_mid", "CACHEWISE_MEMCPY_MID", K_ENUM, offsetof(struct cwi_policy, memcpy_mid),
      mid_names, 0},
+    {"memcpy_inline", "CACHEWISE_MEMCPY_INLINE", K_ENUM,
+     offsetof(struct cwi_policy, memcpy_inline), inline_names, 0},
     {"impl", "CACHEWISE_IMPL", K_IMPL, 0, NULL, 0},
 };
 #define N_SETTINGS (sizeof defs / sizeof defs[0])
@@ -336,9 +339,9 @@ void cwi_policy_store(const struct cwi_policy *p)
     }
     CWI_POL_SET(rep_from, p->rep_from);
 }
-/* nine size_t and seven int settings and rep_from, as LP64 lays them out
+/* nine size_t and eight int settings and rep_from, as LP64 lays them out
  * (with padding) */
-_Static_assert(sizeof(size_t) != 8 || sizeof(struct cwi_policy) == 112,
+_Static_assert(sizeof(size_t) != 8 || sizeof(struct cwi_policy) == 120,
                "a field of struct cwi_policy has no setting: cwi_policy_store would skip it");
 
 /* ---- settings put in force by a tool (cw_settings_apply) ------------------ */

@@ -178,8 +178,8 @@ static void emit(struct cwp_out *o, void *arg)
     cwp_out_str(o, ", profile ");
     cwp_out_str(o, cwi_info.profile != NULL ? cwi_info.profile : "?");
     cwp_out_str(o, "; ");
-    if (cwi_inline_max != 0)
-        out_size(o, "inline up to ", cwi_inline_max);
+    if (cwi_inline_max() != 0)
+        out_size(o, "inline up to ", cwi_inline_max());
     else
         cwp_out_str(o, "no inline path");
     cwp_out_str(o, "; rep movsb ");

@@ -51,6 +51,21 @@ static inline __attribute__((always_inline)) void cwi_copy_16to32(unsigned char 
     _mm_storeu_si128((__m128i *)(void *)(d + n - 16), b);
 }
 
+/* n in [32, 64]: four possibly overlapping 16-byte moves, every load first */
+static inline __attribute__((always_inline)) void cwi_copy_32to64(unsigned char *d,
+                                                                 const unsigned char *s,
+                                                                 size_t n)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+    __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 32));
+    __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
+    _mm_storeu_si128((__m128i *)(void *)d, a);
+    _mm_storeu_si128((__m128i *)(void *)(d + 16), b);
+    _mm_storeu_si128((__m128i *)(void *)(d + n - 32), c);
+    _mm_storeu_si128((__m128i *)(void *)(d + n - 16), e);
+}
+
 /* 32-byte moves (AVX): for the AVX2 copy ladder (src/x86/copy_ladder.h)
  * and cw_memcpy's AVX2 entry (src/dispatch.c), which is compiled for the
  * baseline and enables AVX for itself. */

@@ -16,11 +16,13 @@ static const char *const stream_names[] = {"nt-stores", "rep-movsb", NULL};
 static const char *const src_names[] = {"none", "prefetchnta", "flush", "both", NULL};
 static const char *const persist_names[] = {"movnti", "clwb", NULL};
 static const char *const mid_names[] = {"ladder", "direct", NULL};
+static const char *const inline_names[] = {"32", "64", NULL};
 /* each key's names, NULL for a byte or thread count */
 static const char *const *const key_names[TUNE_N_KEYS] = {
     [TK_REP_MOVSB] = rep_names,     [TK_STREAM_HINT] = hint_name,
     [TK_STREAM_METHOD] = stream_names, [TK_SRC_NOREUSE] = src_names,
-    [TK_PERSIST_SMALL] = persist_names, [TK_MEMCPY_MID] = mid_names};
+    [TK_PERSIST_SMALL] = persist_names, [TK_MEMCPY_MID] = mid_names,
+    [TK_MEMCPY_INLINE] = inline_names};
 
 const char *tune_value_name(int key, size_t value)
 {
@@ -160,6 +162,29 @@ int tune_measure_random_cell(struct cwb_engine *e, size_t n, uint64_t seed, stru
     }
     int wrapped = 0;
     int rc = cwb_measure_random(e, sp, rt, nc, n, region - n + 1, seed, runs, &wrapped);
+    return cell_from_runs(rc, c, nc, runs, out);
+}
+
+int tune_measure_dist_cell(struct cwb_engine *e, const struct cwb_dist *d, uint64_t seed,
+                           struct tune_cand *c, size_t nc, struct tune_cell *out)
+{
+    const struct cwb_routine *rt[TUNE_MAX_CANDS] = {NULL};
+    struct cwb_run runs[TUNE_MAX_CANDS];
+    struct cwb_spec sp[TUNE_MAX_CANDS];
+    size_t maxn = 0;
+    for (size_t i = 0; i < d->n; i++)
+        maxn = d->sizes[i] > maxn ? d->sizes[i] : maxn;
+    size_t region = cwb_random_region(maxn, e->pool);
+    memset(sp, 0, sizeof sp);
+    for (size_t i = 0; i < nc; i++) {
+        rt[i] = &c[i].rt;
+        sp[i].state = CWB_RANDOM;
+        sp[i].size = (size_t)(d->mean_size + 0.5);
+        sp[i].region = region;
+        sp[i].src_off = sp[i].dst_off = -1;
+    }
+    int wrapped = 0;
+    int rc = cwb_measure_dist(e, sp, rt, nc, d, region - maxn + 1, seed, runs, &wrapped);
     return cell_from_runs(rc, c, nc, runs, out);
 }
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/dist.h"
 #include "engine/measure.h"
 #include "engine/routines.h"
 #include "results/stats.h"
@@ -24,6 +25,7 @@ enum { PF_T0, PF_T1, PF_T2, PF_NTA };
 enum { STREAM_NT, STREAM_REP };
 enum { PERSIST_MOVNTI, PERSIST_CLWB };
 enum { MID_LADDER, MID_DIRECT };
+enum { INLINE_32, INLINE_64 };
 
 struct tune_policy {
     size_t v[TUNE_N_KEYS];
@@ -70,6 +72,10 @@ int tune_measure_cell(struct cwb_engine *e, const struct cwb_spec *sp, struct tu
  * bytes the L1 does not hold, every alignment; seed draws the offsets. */
 int tune_measure_random_cell(struct cwb_engine *e, size_t n, uint64_t seed, struct tune_cand *c,
                              size_t nc, struct tune_cell *out);
+/* The same for calls whose sizes are drawn from d, offsets at random in
+ * the region of its largest size (as tune_measure_random_cell's). */
+int tune_measure_dist_cell(struct cwb_engine *e, const struct cwb_dist *d, uint64_t seed,
+                           struct tune_cand *c, size_t nc, struct tune_cell *out);
 /* A hot cell of n bytes at these offsets. */
 struct cwb_spec tune_hot_spec(size_t n, int soff, int doff);
 

@@ -39,6 +39,7 @@
 #include "results/stats.h"
 #include "tune/candidates.h"
 #include "tune/tune.h"
+#include "tune/tune_entry.h"
 #include "cachewise.h"
 
 /* What the library's kernels of this architecture have instructions for
@@ -72,10 +73,6 @@ static void *op_persist(void *d, const void *s, size_t n)
 {
     return cw_memcpy_persist(d, s, n);
 }
-static void *op_memcpy(void *d, const void *s, size_t n)
-{
-    return cw_memcpy(d, s, n);
-}
 #endif
 
 static const char *sz(size_t n, char *buf)
@@ -92,7 +89,7 @@ static void say(const char *phase, size_t i, size_t n)
 
 struct found {
     struct tune_policy pol;   /* what the measurements chose */
-    char why[8][480];        /* one line of evidence per decision */
+    char why[9][480];        /* one line of evidence per decision */
 };
 
 #ifdef TUNE_PREFETCH
@@ -500,50 +497,6 @@ static int tune_persist(struct cwb_engine *e, struct found *f, const struct cw_i
     return 0;
 }
 
-/* 8. cw_memcpy between its inline copy and the threshold: the row's
- * ladders, or its kernels with fewer branches (33-128 B in one block,
- * 129 B and up without re-testing what the entry decided). Hot, at an
- * aligned and a misaligned placement, 48 B-1 KiB: the side significantly
- * faster in more cells, by a geomean on its side of 1, wins; else the
- * policy in force stays. */
-static int tune_memcpy_mid(struct cwb_engine *e, struct found *f)
-{
-    struct tune_cand c[2];
-    tune_cand_pair(c, &f->pol, TK_MEMCPY_MID, op_memcpy); /* ladder, direct */
-    static const size_t sizes[] = {48, 80, 112, 160, 256, 512, 576, 768, 1024};
-    static const int offs[][2] = {{0, 0}, {5, 37}};
-    const size_t ns = sizeof sizes / sizeof sizes[0], no = sizeof offs / sizeof offs[0];
-    int direct_wins = 0, ladder_wins = 0;
-    double log_sum = 0;
-    size_t len = (size_t)snprintf(f->why[7], sizeof f->why[7], "direct/ladder hot:");
-    for (size_t o = 0; o < no; o++) {
-        len += (size_t)snprintf(f->why[7] + len, sizeof f->why[7] - len, " %d:%d", offs[o][0],
-                                offs[o][1]);
-        for (size_t i = 0; i < ns; i++) {
-            struct cwb_spec sp = tune_hot_spec(sizes[i], offs[o][0], offs[o][1]);
-            struct tune_cell cl;
-            say("cw_memcpy past its inline copy", o * ns + i + 1, no * ns);
-            if (tune_measure_cell(e, &sp, c, 2, &cl) != 0)
-                return -1;
-            direct_wins += cl.vs0[1].significant && cl.vs0[1].ratio > 1;
-            ladder_wins += cl.vs0[1].significant && cl.vs0[1].ratio < 1;
-            log_sum += log(cl.vs0[1].ratio);
-            if (len < sizeof f->why[7])
-                len += (size_t)snprintf(f->why[7] + len, sizeof f->why[7] - len, " %zu B %.2f",
-                                        sizes[i], cl.vs0[1].ratio);
-        }
-    }
-    double geomean = exp(log_sum / (double)(ns * no));
-    if (len < sizeof f->why[7])
-        snprintf(f->why[7] + len, sizeof f->why[7] - len,
-                 "; geomean %.3f, significantly faster: direct %d, ladder %d", geomean,
-                 direct_wins, ladder_wins);
-    if (direct_wins > ladder_wins && geomean > 1)
-        f->pol.v[TK_MEMCPY_MID] = MID_DIRECT;
-    else if (ladder_wins > direct_wins && geomean < 1)
-        f->pol.v[TK_MEMCPY_MID] = MID_LADDER;
-    return 0;
-}
 #else
 /* The decisions this architecture's kernels have no instruction for (the
  * comment at the top), not measured: the values of the policy in force
@@ -560,6 +513,7 @@ static void keep_unmeasured(struct found *f)
         {5, 0, "rep movsb is an x86 instruction; streaming stores"},
         {7, 0, "its row has one temporal copy kernel for every size; the profile's value "
                "kept"},
+        {8, 0, "its entries copy nothing themselves; the profile's value kept"},
     };
     f->pol.v[TK_REP_MOVSB] = REP_OFF;
     f->pol.v[TK_STREAM_METHOD] = STREAM_NT;
@@ -609,7 +563,8 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
         tune_rep(&e, t, &f, cpu->erms != 0) != 0 ||
         tune_stream_method(&e, t, &f, cpu) != 0 ||
         tune_src_noreuse(&e, t, &f, cpu) != 0 || tune_persist(&e, &f, cpu) != 0 ||
-        tune_memcpy_mid(&e, &f) != 0) {
+        tune_memcpy_mid(&e, &f.pol, f.why[7], sizeof f.why[7]) != 0 ||
+        tune_memcpy_inline(&e, &f.pol, f.why[8], sizeof f.why[8]) != 0) {
 #elif defined(TUNE_PREFETCH)
     keep_unmeasured(&f);
     if (tune_prefetch(&e, t, &f) != 0 || tune_threshold(&e, t, &f) != 0 ||
@@ -641,11 +596,12 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
         printf("%-26s %-14s %-14s %s\n", tune_keys[k], vf[k], vb[k],
                strcmp(vf[k], vb[k]) == 0 ? "" : "differs");
     printf("\nevidence (each line: the candidates interleaved in one run, medians):\n");
-    static const char *const what[8] = {"streaming prefetch", "streaming threshold",
+    static const char *const what[9] = {"streaming prefetch", "streaming threshold",
                                         "rep movsb",          "CW_SRC_NOREUSE",
                                         "small persists",     "streaming method",
-                                        "parallel threads",   "cw_memcpy past 32 B"};
-    for (int k = 0; k < 8; k++)
+                                        "parallel threads",   "cw_memcpy past its own copy",
+                                        "cw_memcpy's own copy"};
+    for (int k = 0; k < 9; k++)
         if (f.why[k][0] != '\0')
             printf("  %s: %s\n", what[k], f.why[k]);
     if (cwb_emulated(NULL))

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* `cwbench tune`, decisions 8 and 9: cw_memcpy's entry on x86, the
+ * copies it makes itself (memcpy_inline) and the kernels it jumps to past
+ * them (memcpy_mid). Each compares the library's cw_memcpy under the two
+ * values of its setting, interleaved like the other decisions' candidates. */
+#include <math.h>
+#include <stdio.h>
+
+#include "tune/candidates.h"
+#include "tune/tune_entry.h"
+#include "cachewise.h"
+
+#if defined(__x86_64__)
+
+static void say(const char *phase, size_t i, size_t n)
+{
+    fprintf(stderr, "cwbench tune: %s (%zu/%zu)\n", phase, i, n);
+}
+
+static void *op_memcpy(void *d, const void *s, size_t n)
+{
+    return cw_memcpy(d, s, n);
+}
+
+/* 8. cw_memcpy between its inline copy and the threshold: the row's
+ * ladders, or its kernels with fewer branches (33-128 B in one block,
+ * 129 B and up without re-testing what the entry decided). Hot, at an
+ * aligned and a misaligned placement, 48 B-1 KiB: the side significantly
+ * faster in more cells, by a geomean on its side of 1, wins; else the
+ * policy in force stays. */
+int tune_memcpy_mid(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap)
+{
+    struct tune_cand c[2];
+    tune_cand_pair(c, pol, TK_MEMCPY_MID, op_memcpy); /* ladder, direct */
+    static const size_t sizes[] = {48, 80, 112, 160, 256, 512, 576, 768, 1024};
+    static const int offs[][2] = {{0, 0}, {5, 37}};
+    const size_t ns = sizeof sizes / sizeof sizes[0], no = sizeof offs / sizeof offs[0];
+    int direct_wins = 0, ladder_wins = 0;
+    double log_sum = 0;
+    size_t len = (size_t)snprintf(why, cap, "direct/ladder hot:");
+    for (size_t o = 0; o < no; o++) {
+        len += (size_t)snprintf(why + len, cap - len, " %d:%d", offs[o][0], offs[o][1]);
+        for (size_t i = 0; i < ns; i++) {
+            struct cwb_spec sp = tune_hot_spec(sizes[i], offs[o][0], offs[o][1]);
+            struct tune_cell cl;
+            say("cw_memcpy past its inline copy", o * ns + i + 1, no * ns);
+            if (tune_measure_cell(e, &sp, c, 2, &cl) != 0)
+                return -1;
+            direct_wins += cl.vs0[1].significant && cl.vs0[1].ratio > 1;
+            ladder_wins += cl.vs0[1].significant && cl.vs0[1].ratio < 1;
+            log_sum += log(cl.vs0[1].ratio);
+            if (len < cap)
+                len += (size_t)snprintf(why + len, cap - len, " %zu B %.2f", sizes[i],
+                                        cl.vs0[1].ratio);
+        }
+    }
+    double geomean = exp(log_sum / (double)(ns * no));
+    if (len < cap)
+        snprintf(why + len, cap - len,
+                 "; geomean %.3f, significantly faster: direct %d, ladder %d", geomean,
+                 direct_wins, ladder_wins);
+    if (direct_wins > ladder_wins && geomean > 1)
+        pol->v[TK_MEMCPY_MID] = MID_DIRECT;
+    else if (ladder_wins > direct_wins && geomean < 1)
+        pol->v[TK_MEMCPY_MID] = MID_LADDER;
+    return 0;
+}
+
+/* 9. The copies cw_memcpy makes itself (memcpy_inline, x86): 32 against
+ * 64, hot at 24, 32, 48 and 64 B with both buffers aligned and at
+ * src+5/dst+37, and two cells of mixed sizes at random offsets (uniform in
+ * 16-64 B and in 1-64 B), where the classes decide which way each call's
+ * branches go. The side significantly faster in more of the 10 cells, by a
+ * geomean on its side of 1, wins; else the policy in force stays. */
+int tune_memcpy_inline(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap)
+{
+    struct tune_cand c[2];
+    tune_cand_pair(c, pol, TK_MEMCPY_INLINE, op_memcpy); /* 32, 64 */
+    static const size_t sizes[] = {24, 32, 48, 64};
+    static const int offs[][2] = {{0, 0}, {5, 37}};
+    static const size_t mixes[][2] = {{16, 64}, {1, 64}};
+    const size_t ns = sizeof sizes / sizeof sizes[0], no = sizeof offs / sizeof offs[0];
+    const size_t nm = sizeof mixes / sizeof mixes[0], ncells = ns * no + nm;
+    int wide_wins = 0, narrow_wins = 0;
+    double log_sum = 0;
+    char *w = why;
+    size_t len = (size_t)snprintf(w, cap, "64/32 hot:");
+    for (size_t k = 0; k < ncells; k++) {
+        struct tune_cell cl;
+        say("cw_memcpy's own copies", k + 1, ncells);
+        int rc;
+        if (k < ns * no) {
+            size_t o = k / ns, i = k % ns;
+            struct cwb_spec sp = tune_hot_spec(sizes[i], offs[o][0], offs[o][1]);
+            if (i == 0 && len < cap)
+                len += (size_t)snprintf(w + len, cap - len, " %d:%d", offs[o][0], offs[o][1]);
+            rc = tune_measure_cell(e, &sp, c, 2, &cl);
+            if (rc == 0 && len < cap)
+                len += (size_t)snprintf(w + len, cap - len, " %zu B %.2f", sizes[i],
+                                        cl.vs0[1].ratio);
+        } else {
+            struct cwb_dist d;
+            size_t m = k - ns * no;
+            if (cwb_dist_uniform(&d, mixes[m][0], mixes[m][1]) != 0)
+                return -1;
+            rc = tune_measure_dist_cell(e, &d, e->rng + k, c, 2, &cl);
+            cwb_dist_free(&d);
+            if (rc == 0 && len < cap)
+                len += (size_t)snprintf(w + len, cap - len, "%s %zu-%zu B %.2f",
+                                        m == 0 ? "; mixed sizes, random offsets:" : "",
+                                        mixes[m][0], mixes[m][1], cl.vs0[1].ratio);
+        }
+        if (rc != 0)
+            return -1;
+        wide_wins += cl.vs0[1].significant && cl.vs0[1].ratio > 1;
+        narrow_wins += cl.vs0[1].significant && cl.vs0[1].ratio < 1;
+        log_sum += log(cl.vs0[1].ratio);
+    }
+    double geomean = exp(log_sum / (double)ncells);
+    if (len < cap)
+        snprintf(w + len, cap - len, "; geomean %.3f, significantly faster: 64 %d, 32 %d",
+                 geomean, wide_wins, narrow_wins);
+    if (wide_wins > narrow_wins && geomean > 1)
+        pol->v[TK_MEMCPY_INLINE] = INLINE_64;
+    else if (narrow_wins > wide_wins && geomean < 1)
+        pol->v[TK_MEMCPY_INLINE] = INLINE_32;
+    return 0;
+}
+
+#endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* cwbench tune: the decisions about cw_memcpy's entry (tune_entry.c, x86
+ * only). Each measures cw_memcpy under the two values of its setting with
+ * the rest of pol in force, sets pol's value where one side wins (else
+ * leaves it), and writes the evidence line to why (cap bytes). 0, or -1
+ * when a measurement failed. */
+#ifndef CWB_TUNE_ENTRY_H
+#define CWB_TUNE_ENTRY_H
+
+#include <stddef.h>
+
+struct cwb_engine;
+struct tune_policy;
+
+/* memcpy_mid: ladder or direct, hot, 48 B-1 KiB at two placements */
+int tune_memcpy_mid(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap);
+/* memcpy_inline: 32 or 64, hot at 24-64 B at two placements and two cells
+ * of mixed sizes at random offsets */
+int tune_memcpy_inline(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap);
+
+#endif
