@@ -65,12 +65,16 @@ static _Atomic(cwi_move_fn) g_memmove_move = memmove_first_use;
  * plain load: this costs the copies nothing. */
 static _Atomic(size_t) g_nt_threshold = SIZE_MAX;
 
-/* The policy's memcpy_inline as the entries test it: the largest copy
- * they make themselves, 32 or 64. Relaxed: either value copies the same
- * bytes (the row's kernels take any size below 64 B too), so a copy that
- * meets the old value while cw_settings_apply writes the new one is still
+/* The policy's memcpy_inline as the entries test it (CWI_RETURN_IF_SMALL):
+ * the largest copy they make themselves, and the smallest they make with
+ * four 16-byte moves. Relaxed: every combination of old and new values
+ * copies the same bytes (the row's kernels take any size below 64 B too),
+ * so a copy that meets them while cw_settings_apply writes them is still
  * right. */
-static _Atomic(size_t) g_inline_max = 32;
+static struct {
+    _Atomic(size_t) max;       /* 32 or 64 */
+    _Atomic(size_t) four_from; /* 33 (never, below max) or 32 */
+} g_inline = {32, 33};
 static uint32_t g_features;
 static const char *g_runnable[N_IMPLS + 1];
 
@@ -105,8 +109,11 @@ static void publish_memcpy_kernels(const struct cwi_impl *impl)
         copy = impl->memcpy_large;
     atomic_store_explicit(&g_memcpy_small, small, memory_order_release);
     atomic_store_explicit(&g_memcpy_copy, copy, memory_order_release);
-    atomic_store_explicit(&g_inline_max, CWI_POL(memcpy_inline) == CWI_INLINE_64 ? 64 : 32,
-                          memory_order_relaxed);
+    int wide = CWI_POL(memcpy_inline) == CWI_INLINE_64;
+    /* any pair of old and new values copies right: four_from is 32 or 33,
+     * so 33-64 B always take the four moves */
+    atomic_store_explicit(&g_inline.four_from, wide ? 32 : 33, memory_order_relaxed);
+    atomic_store_explicit(&g_inline.max, wide ? 64 : 32, memory_order_relaxed);
 }
 
 /* Makes impl the active implementation for every entry point. */
@@ -226,7 +233,9 @@ static __attribute__((noinline)) void *memcpy_streaming(void *dst, const void *s
 static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
                                                              const unsigned char *s, size_t n)
 {
-    if (n >= 16)
+    /* 16-32 B out of line: the layout GCC gave this tree when it stood
+     * alone (0-15 B one taken branch fewer) */
+    if (__builtin_expect(n >= 16, 0))
         cwi_copy_16to32(d, s, n);
     else
         cwi_copy_upto15(d, s, n);
@@ -249,15 +258,17 @@ static inline __attribute__((always_inline)) void copy_upto64(unsigned char *d,
 }
 #endif
 
-/* The entries' first step: copies of at most 32 or 64 bytes (the policy's
- * memcpy_inline) return from here. The test of the setting comes first and
- * 32 falls through, so a CPU whose profile keeps 32 runs the instructions
- * it ran before the setting existed, behind one load and one branch that
- * is never taken; with 64 that branch is the one taken branch before the
- * 32-64 B copy, as the first test's is in glibc's entry (the size
- * distributions within 0.99-1.01x of an entry with 64 and no test on AMD
- * EPYC family 26 model 2, docs/RESULTS.md, "The entry's classes"). dst is
- * put in the return register before the copy, so
+/* The entries' first step: copies of at most g_inline.max bytes (32 or 64,
+ * the policy's memcpy_inline) return from here, those from
+ * g_inline.four_from on (32 with 64; 33, none, with 32) by the four moves
+ * of cwi_copy_32to64, the others by copy_upto32. Both values take the same
+ * branches but for the 32-64 B class: a CPU whose profile keeps 32 runs the
+ * tree it ran before the setting existed, behind two loads and one branch
+ * never taken, and the 64 B tree pays nothing for the setting below 32 B or
+ * above 64 B. (A first test of the setting itself cost the 64 B tree a taken
+ * branch on every path: hot 4-24 B 0.82-0.86x the 32 B tree, random 80-128
+ * B 0.88-0.91x, on AMD EPYC family 26 model 2, docs/RESULTS.md, "The
+ * entry's classes".) dst is put in the return register before the copy, so
  * that every size class ends in its own one-byte ret: with "mov %rdi,%rax;
  * ret" as the common tail, GCC sent the 1-7 B classes to one shared copy of
  * it (four taken branches where glibc takes two; 2-4 B hot 0.85-0.89 of
@@ -265,15 +276,14 @@ static inline __attribute__((always_inline)) void copy_upto64(unsigned char *d,
 #ifdef CWI_INLINE_MAX
 #define CWI_RETURN_IF_SMALL(dst, src, n)                                                         \
     do {                                                                                         \
-        void *ret_ = (dst);                                                                      \
-        __asm__("" : "+a"(ret_));                                                                \
-        if (__builtin_expect(atomic_load_explicit(&g_inline_max, memory_order_relaxed) > 32, 0)) { \
-            if ((n) <= 64) {                                                                     \
-                copy_upto64(ret_, (src), (n));                                                   \
-                return ret_;                                                                     \
-            }                                                                                    \
-        } else if ((n) <= 32) {                                                                  \
-            copy_upto32(ret_, (src), (n));                                                       \
+        if ((n) <= atomic_load_explicit(&g_inline.max, memory_order_relaxed)) {                  \
+            void *ret_ = (dst);                                                                  \
+            __asm__("" : "+a"(ret_));                                                            \
+            if (__builtin_expect((n) >= atomic_load_explicit(&g_inline.four_from,                \
+                                                             memory_order_relaxed), 0))          \
+                cwi_copy_32to64(ret_, (src), (n));                                               \
+            else                                                                                 \
+                copy_upto32(ret_, (src), (n));                                                   \
             return ret_;                                                                         \
         }                                                                                        \
     } while (0)
@@ -302,7 +312,7 @@ static inline __attribute__((always_inline)) void *memcpy_through_row(void *rest
 size_t cwi_inline_max(void)
 {
 #ifdef CWI_INLINE_MAX
-    return atomic_load_explicit(&g_inline_max, memory_order_relaxed);
+    return atomic_load_explicit(&g_inline.max, memory_order_relaxed);
 #else
     return 0;
 #endif
