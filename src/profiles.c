@@ -91,10 +91,10 @@ static const struct cwi_profile profiles[] = {
         .stream_method = CWI_STREAM_REP, .stream_rep_min = 16 * MiB,
         .src_mode = 0, .src_pf_dist = 2 * KiB, .src_flush_back = 512,
         .persist_small = CWI_PERSIST_MOVNTI, .memcpy_mid = CWI_MID_DIRECT,
-        /* cw_memcpy's own copy up to 64 B in glibc's classes: the size
-         * distributions 1.00-1.31x where the 32 B boundary gave 0.91-1.02
-         * (sort, sqlite3, MemcpyGoogleA), hot 33-64 B 1.18-1.32x glibc
-         * against 1.00-1.05 */
+        /* cw_memcpy's own copy up to 64 B in glibc's classes, against
+         * 0-32 B: sort 1.50x, sqlite3 1.10x, MemcpyGoogleA/D and
+         * MemmoveGoogleA 1.03x, the other distributions level; hot 40-64 B
+         * 1.16-1.22x, the sizes around them level */
         .memcpy_inline = CWI_INLINE_64,
         /* the avx512 kernels in zmm16-31, without vzeroupper: hot 48-128 B
          * 1.16-1.21x the avx512 row at fixed offsets, 256 B-2 KiB and the
