@@ -233,28 +233,12 @@ static __attribute__((noinline)) void *memcpy_streaming(void *dst, const void *s
 static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
                                                              const unsigned char *s, size_t n)
 {
-    /* cwi_copy_upto15's classes under cwi_copy_16to32, each test pinned
-     * to the layout GCC gave this tree when the entry was this tree alone
-     * (16-32 B, 0-7 B, 4-7 B, 0-1 B and 0 B out of line): as the entry's
-     * tests grew around it GCC turned some of them over, and a class
-     * behind one more taken branch costs a cycle */
-    if (__builtin_expect(n >= 16, 0)) {
+    /* 16-32 B out of line: the layout GCC gave this tree when it stood
+     * alone (0-15 B one taken branch fewer) */
+    if (__builtin_expect(n >= 16, 0))
         cwi_copy_16to32(d, s, n);
-    } else if (__builtin_expect(n >= 8, 1)) {
-        uint64_t a = *(const cwi_u64u *)s, b = *(const cwi_u64u *)(s + n - 8);
-        *(cwi_u64u *)d = a;
-        *(cwi_u64u *)(d + n - 8) = b;
-    } else if (__builtin_expect(n >= 4, 0)) {
-        uint32_t a = *(const cwi_u32u *)s, b = *(const cwi_u32u *)(s + n - 4);
-        *(cwi_u32u *)d = a;
-        *(cwi_u32u *)(d + n - 4) = b;
-    } else if (__builtin_expect(n >= 2, 1)) {
-        uint16_t a = *(const cwi_u16u *)s, b = *(const cwi_u16u *)(s + n - 2);
-        *(cwi_u16u *)d = a;
-        *(cwi_u16u *)(d + n - 2) = b;
-    } else if (__builtin_expect(n != 0, 1)) {
-        d[0] = s[0];
-    }
+    else
+        cwi_copy_upto15(d, s, n);
 }
 
 /* memcpy_inline 64: 0-15, 16-31, 32-64, glibc's classes, where a 32 B copy
@@ -292,8 +276,7 @@ static inline __attribute__((always_inline)) void copy_upto64(unsigned char *d,
 #ifdef CWI_INLINE_MAX
 #define CWI_RETURN_IF_SMALL(dst, src, n)                                                         \
     do {                                                                                         \
-        if (__builtin_expect((n) <= atomic_load_explicit(&g_inline.max, memory_order_relaxed),   \
-                             0)) {                                                               \
+        if ((n) <= atomic_load_explicit(&g_inline.max, memory_order_relaxed)) {                  \
             void *ret_ = (dst);                                                                  \
             __asm__("" : "+a"(ret_));                                                            \
             if (__builtin_expect((n) >= atomic_load_explicit(&g_inline.four_from,                \
@@ -325,20 +308,6 @@ static inline __attribute__((always_inline)) void *memcpy_through_row(void *rest
         return memcpy_streaming(dst, src, n);
     return atomic_load_explicit(&g_memcpy_copy, memory_order_acquire)(dst, src, n);
 }
-
-/* The baseline entry: the size test of CWI_MEMCPY_SMALL first, so that
- * the larger copies reach their kernel without the loads of
- * CWI_RETURN_IF_SMALL (behind them, 320-800 B hot with the source
- * misaligned ran 0.92-0.93x glibc against 0.98-1.00 without; AMD EPYC
- * family 26 model 2, docs/RESULTS.md, "The entry's classes"). */
-#define CWI_MEMCPY_ENTRY_BODY(dst, src, n)                                                       \
-    do {                                                                                         \
-        if (__builtin_expect((n) <= CWI_MEMCPY_SMALL, 1)) {                                      \
-            CWI_RETURN_IF_SMALL(dst, src, n);                                                    \
-            return atomic_load_explicit(&g_memcpy_small, memory_order_acquire)(dst, src, n);     \
-        }                                                                                        \
-        return memcpy_through_row(dst, src, n);                                                  \
-    } while (0)
 
 size_t cwi_inline_max(void)
 {
@@ -378,19 +347,20 @@ int cwi_memcpy_path(const void *dst, const void *src, size_t n)
 static CWI_ENTRY void *memcpy_entry_baseline(void *restrict dst, const void *restrict src,
                                              size_t n)
 {
-    CWI_MEMCPY_ENTRY_BODY(dst, src, n);
+    CWI_RETURN_IF_SMALL(dst, src, n);
+    return memcpy_through_row(dst, src, n);
 }
 
 static CWI_ENTRY __attribute__((target("avx,avx2"))) void *memcpy_entry_avx2(void *restrict dst,
                                                                      const void *restrict src,
                                                                      size_t n)
 {
+    CWI_RETURN_IF_SMALL(dst, src, n);
+    if (__builtin_expect(n <= 64, 1)) {
+        cwi_copy_32to64_avx(dst, src, n);
+        return dst;
+    }
     if (__builtin_expect(n <= 128, 1)) {
-        CWI_RETURN_IF_SMALL(dst, src, n);
-        if (__builtin_expect(n <= 64, 1)) {
-            cwi_copy_32to64_avx(dst, src, n);
-            return dst;
-        }
         cwi_copy_64to128_avx(dst, src, n);
         return dst;
     }
@@ -419,7 +389,8 @@ const char *cwi_memcpy_entry_name(void)
 #else
 CWI_ENTRY void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
-    CWI_MEMCPY_ENTRY_BODY(dst, src, n);
+    CWI_RETURN_IF_SMALL(dst, src, n);
+    return memcpy_through_row(dst, src, n);
 }
 
 const char *cwi_memcpy_entry_name(void)
@@ -449,11 +420,7 @@ static __attribute__((noinline)) void *memmove_large(void *dst, const void *src,
 
 CWI_ENTRY void *cw_memmove(void *dst, const void *src, size_t n)
 {
-    /* as CWI_MEMCPY_ENTRY_BODY: no copy of CWI_MEMCPY_SMALL bytes streams */
-    if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1)) {
-        CWI_RETURN_IF_SMALL(dst, src, n);
-        return atomic_load_explicit(&g_memmove_move, memory_order_acquire)(dst, src, n);
-    }
+    CWI_RETURN_IF_SMALL(dst, src, n);
     if (__builtin_expect(n >= nt_threshold(), 0))
         return memmove_large(dst, src, n);
     return atomic_load_explicit(&g_memmove_move, memory_order_acquire)(dst, src, n);
