@@ -482,11 +482,13 @@ static int measure(struct cwb_engine *e, const struct cwb_spec *specs, size_t ea
         }
     }
     size_t *k = calloc(nrt, sizeof *k), *order = calloc(nrt, sizeof *order);
+    size_t *round = calloc(nrt, sizeof *round);
     struct geom *g = calloc(nrt, sizeof *g);
     int rc = 0;
-    if (k == NULL || order == NULL || g == NULL) {
+    if (k == NULL || order == NULL || round == NULL || g == NULL) {
         free(k);
         free(order);
+        free(round);
         free(g);
         fail_all(out, nrt, "out of memory");
         e->failures++;
@@ -508,15 +510,6 @@ static int measure(struct cwb_engine *e, const struct cwb_spec *specs, size_t ea
         size_t i = order[j];
         if (!out[i].failed && calibrate(e, &specs[i * each], &g[i], rt[i], i, &out[i], &k[i]) == 0)
             out[i].calls = k[i];
-    }
-    size_t *round = calloc(nrt, sizeof *round);
-    if (round == NULL) {
-        free(k);
-        free(order);
-        free(g);
-        fail_all(out, nrt, "out of memory");
-        e->failures++;
-        return -1;
     }
     for (int s = 0; s < e->samples; s++) {
         cwb_round_order(round, order, nrt, s, &e->rng);
