@@ -241,21 +241,12 @@ static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
         cwi_copy_upto15(d, s, n);
 }
 
-/* memcpy_inline 64: 0-15, 16-31, 32-64, glibc's classes, where a 32 B copy
- * takes the path of 33-64 B (and 64 B that of 32): a program whose copies
- * are 32 B and 33-64 B (sort: 74% 32 B and 18% 64 B; sqlite3: 8% 32 B, 36%
- * 33-64 B) then takes one branch the same way for both, where a class
- * boundary between 32 and 33 sent them apart at random */
-static inline __attribute__((always_inline)) void copy_upto64(unsigned char *d,
-                                                             const unsigned char *s, size_t n)
-{
-    if (n >= 32)
-        cwi_copy_32to64(d, s, n);
-    else if (n >= 16)
-        cwi_copy_16to32(d, s, n);
-    else
-        cwi_copy_upto15(d, s, n);
-}
+/* memcpy_inline 64 adds the class 32-64 B (cwi_copy_32to64) below 0-31 B:
+ * glibc's classes, where a 32 B copy takes the path of 33-64 B (and 64 B
+ * that of 32): a program whose copies are 32 B and 33-64 B (sort: 74% 32 B
+ * and 18% 64 B; sqlite3: 8% 32 B, 36% 33-64 B) then takes one branch the
+ * same way for both, where a class boundary between 32 and 33 sent them
+ * apart at random. */
 #endif
 
 /* The entries' first step: copies of at most g_inline.max bytes (32 or 64,
