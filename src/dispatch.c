@@ -240,24 +240,22 @@ static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
     else
         cwi_copy_upto15(d, s, n);
 }
-
-/* memcpy_inline 64 adds the class 32-64 B (cwi_copy_32to64) below 0-31 B:
- * glibc's classes, where a 32 B copy takes the path of 33-64 B (and 64 B
- * that of 32): a program whose copies are 32 B and 33-64 B (sort: 74% 32 B
- * and 18% 64 B; sqlite3: 8% 32 B, 36% 33-64 B) then takes one branch the
- * same way for both, where a class boundary between 32 and 33 sent them
- * apart at random. */
 #endif
 
 /* The entries' first step: copies of at most g_inline.max bytes (32 or 64,
  * the policy's memcpy_inline) return from here, those from
  * g_inline.four_from on (32 with 64; 33, none, with 32) by the four moves
- * of cwi_copy_32to64, the others by copy_upto32. Both values take the same
+ * of cwi_copy_32to64, the others by copy_upto32. With 64 these are glibc's
+ * classes, where a 32 B copy takes the path of 33-64 B: a program whose
+ * copies are 32 B and 33-64 B (sort: 74% 32 B and 18% 64 B; sqlite3: 8%
+ * 32 B, 36% 33-64 B) then takes each branch the same way for both, where a
+ * class boundary between 32 and 33 sent them apart at random. Both values
+ * take the same
  * branches but for the 32-64 B class: a CPU whose profile keeps 32 runs the
  * tree it ran before the setting existed, behind two loads and one branch
  * never taken, and the 64 B tree pays nothing for the setting below 32 B or
  * above 64 B. (A first test of the setting itself cost the 64 B tree a taken
- * branch on every path: hot 4-24 B 0.82-0.86x the 32 B tree, random 80-128
+ * branch on every path: hot 4-24 B 0.81-0.86x the 32 B tree, random 80-128
  * B 0.88-0.91x, on AMD EPYC family 26 model 2, docs/RESULTS.md, "The
  * entry's classes".) dst is put in the return register before the copy, so
  * that every size class ends in its own one-byte ret: with "mov %rdi,%rax;
