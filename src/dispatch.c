@@ -250,11 +250,10 @@ static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
  * copies are 32 B and 33-64 B (sort: 74% 32 B and 18% 64 B; sqlite3: 8%
  * 32 B, 36% 33-64 B) then takes each branch the same way for both, where a
  * class boundary between 32 and 33 sent them apart at random. Both values
- * take the same
- * branches but for the 32-64 B class: a CPU whose profile keeps 32 runs the
- * tree it ran before the setting existed, behind two loads and one branch
- * never taken, and the 64 B tree pays nothing for the setting below 32 B or
- * above 64 B. (A first test of the setting itself cost the 64 B tree a taken
+ * take the same branches but for the 32-64 B class: a CPU whose profile
+ * keeps 32 runs the tree it ran before the setting existed, behind two
+ * loads and one branch never taken, and the 64 B tree pays nothing for the
+ * setting below 32 B or above 64 B. (A first test of the setting itself cost the 64 B tree a taken
  * branch on every path: hot 4-24 B 0.81-0.86x the 32 B tree, random 80-128
  * B 0.88-0.91x, on AMD EPYC family 26 model 2, docs/RESULTS.md, "The
  * entry's classes".) dst is put in the return register before the copy, so

@@ -145,26 +145,6 @@ int tune_measure_cell(struct cwb_engine *e, const struct cwb_spec *sp, struct tu
     return cell_from_runs(cwb_measure(e, sp, rt, nc, runs), c, nc, runs, out);
 }
 
-int tune_measure_random_cell(struct cwb_engine *e, size_t n, uint64_t seed, struct tune_cand *c,
-                             size_t nc, struct tune_cell *out)
-{
-    const struct cwb_routine *rt[TUNE_MAX_CANDS] = {NULL};
-    struct cwb_run runs[TUNE_MAX_CANDS];
-    struct cwb_spec sp[TUNE_MAX_CANDS];
-    size_t region = cwb_random_region(n, e->pool); /* as cwbench --ab --state random */
-    memset(sp, 0, sizeof sp);
-    for (size_t i = 0; i < nc; i++) {
-        rt[i] = &c[i].rt;
-        sp[i].state = CWB_RANDOM;
-        sp[i].size = n;
-        sp[i].region = region;
-        sp[i].src_off = sp[i].dst_off = -1;
-    }
-    int wrapped = 0;
-    int rc = cwb_measure_random(e, sp, rt, nc, n, region - n + 1, seed, runs, &wrapped);
-    return cell_from_runs(rc, c, nc, runs, out);
-}
-
 int tune_measure_dist_cell(struct cwb_engine *e, const struct cwb_dist *d, uint64_t seed,
                            struct tune_cand *c, size_t nc, struct tune_cell *out)
 {
@@ -174,7 +154,7 @@ int tune_measure_dist_cell(struct cwb_engine *e, const struct cwb_dist *d, uint6
     size_t maxn = 0;
     for (size_t i = 0; i < d->n; i++)
         maxn = d->sizes[i] > maxn ? d->sizes[i] : maxn;
-    size_t region = cwb_random_region(maxn, e->pool);
+    size_t region = cwb_random_region(maxn, e->pool); /* as cwbench --ab --state random */
     memset(sp, 0, sizeof sp);
     for (size_t i = 0; i < nc; i++) {
         rt[i] = &c[i].rt;
@@ -186,6 +166,20 @@ int tune_measure_dist_cell(struct cwb_engine *e, const struct cwb_dist *d, uint6
     int wrapped = 0;
     int rc = cwb_measure_dist(e, sp, rt, nc, d, region - maxn + 1, seed, runs, &wrapped);
     return cell_from_runs(rc, c, nc, runs, out);
+}
+
+int tune_measure_random_cell(struct cwb_engine *e, size_t n, uint64_t seed, struct tune_cand *c,
+                             size_t nc, struct tune_cell *out)
+{
+    struct cwb_dist d;
+    if (cwb_dist_fixed(&d, n) != 0) {
+        fprintf(stderr, "cwbench tune: out of memory for the calls\n");
+        out->ok = 0;
+        return -1;
+    }
+    int rc = tune_measure_dist_cell(e, &d, seed, c, nc, out);
+    cwb_dist_free(&d);
+    return rc;
 }
 
 struct cwb_spec tune_hot_spec(size_t n, int soff, int doff)

@@ -24,8 +24,6 @@ enum { REP_OFF, REP_ALIGNED, REP_ALIGN_DST };
 enum { PF_T0, PF_T1, PF_T2, PF_NTA };
 enum { STREAM_NT, STREAM_REP };
 enum { PERSIST_MOVNTI, PERSIST_CLWB };
-enum { MID_LADDER, MID_DIRECT };
-enum { INLINE_32, INLINE_64 };
 
 struct tune_policy {
     size_t v[TUNE_N_KEYS];

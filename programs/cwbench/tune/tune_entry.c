@@ -22,6 +22,39 @@ static void *op_memcpy(void *d, const void *s, size_t n)
     return cw_memcpy(d, s, n);
 }
 
+/* Both decisions' vote between value 0 and value 1 of their setting: the
+ * cells where value 1 was significantly faster (hi) or slower (lo), and
+ * the geomean of its ratios. */
+struct vote {
+    int hi, lo;
+    double log_sum;
+    size_t cells;
+};
+
+static void vote_add(struct vote *v, const struct tune_cell *cl)
+{
+    v->hi += cl->vs0[1].significant && cl->vs0[1].ratio > 1;
+    v->lo += cl->vs0[1].significant && cl->vs0[1].ratio < 1;
+    v->log_sum += log(cl->vs0[1].ratio);
+    v->cells++;
+}
+
+/* The side significantly faster in more cells, by a geomean on its side of
+ * 1, wins pol's key; else the value in force stays. The tally goes to
+ * why + len. */
+static void vote_decide(const struct vote *v, struct tune_policy *pol, int key, char *why,
+                        size_t cap, size_t len)
+{
+    double geomean = exp(v->log_sum / (double)v->cells);
+    if (len < cap)
+        snprintf(why + len, cap - len, "; geomean %.3f, significantly faster: %s %d, %s %d",
+                 geomean, tune_value_name(key, 1), v->hi, tune_value_name(key, 0), v->lo);
+    if (v->hi > v->lo && geomean > 1)
+        pol->v[key] = 1;
+    else if (v->lo > v->hi && geomean < 1)
+        pol->v[key] = 0;
+}
+
 /* 8. cw_memcpy between its inline copy and the threshold: the row's
  * ladders, or its kernels with fewer branches (33-128 B in one block,
  * 129 B and up without re-testing what the entry decided). Hot, at an
@@ -35,8 +68,7 @@ int tune_memcpy_mid(struct cwb_engine *e, struct tune_policy *pol, char *why, si
     static const size_t sizes[] = {48, 80, 112, 160, 256, 512, 576, 768, 1024};
     static const int offs[][2] = {{0, 0}, {5, 37}};
     const size_t ns = sizeof sizes / sizeof sizes[0], no = sizeof offs / sizeof offs[0];
-    int direct_wins = 0, ladder_wins = 0;
-    double log_sum = 0;
+    struct vote v = {0};
     size_t len = (size_t)snprintf(why, cap, "direct/ladder hot:");
     for (size_t o = 0; o < no; o++) {
         len += (size_t)snprintf(why + len, cap - len, " %d:%d", offs[o][0], offs[o][1]);
@@ -46,23 +78,13 @@ int tune_memcpy_mid(struct cwb_engine *e, struct tune_policy *pol, char *why, si
             say("cw_memcpy past its inline copy", o * ns + i + 1, no * ns);
             if (tune_measure_cell(e, &sp, c, 2, &cl) != 0)
                 return -1;
-            direct_wins += cl.vs0[1].significant && cl.vs0[1].ratio > 1;
-            ladder_wins += cl.vs0[1].significant && cl.vs0[1].ratio < 1;
-            log_sum += log(cl.vs0[1].ratio);
+            vote_add(&v, &cl);
             if (len < cap)
                 len += (size_t)snprintf(why + len, cap - len, " %zu B %.2f", sizes[i],
                                         cl.vs0[1].ratio);
         }
     }
-    double geomean = exp(log_sum / (double)(ns * no));
-    if (len < cap)
-        snprintf(why + len, cap - len,
-                 "; geomean %.3f, significantly faster: direct %d, ladder %d", geomean,
-                 direct_wins, ladder_wins);
-    if (direct_wins > ladder_wins && geomean > 1)
-        pol->v[TK_MEMCPY_MID] = MID_DIRECT;
-    else if (ladder_wins > direct_wins && geomean < 1)
-        pol->v[TK_MEMCPY_MID] = MID_LADDER;
+    vote_decide(&v, pol, TK_MEMCPY_MID, why, cap, len);
     return 0;
 }
 
@@ -81,10 +103,8 @@ int tune_memcpy_inline(struct cwb_engine *e, struct tune_policy *pol, char *why,
     static const size_t mixes[][2] = {{16, 64}, {1, 64}};
     const size_t ns = sizeof sizes / sizeof sizes[0], no = sizeof offs / sizeof offs[0];
     const size_t nm = sizeof mixes / sizeof mixes[0], ncells = ns * no + nm;
-    int wide_wins = 0, narrow_wins = 0;
-    double log_sum = 0;
-    char *w = why;
-    size_t len = (size_t)snprintf(w, cap, "64/32 hot:");
+    struct vote v = {0};
+    size_t len = (size_t)snprintf(why, cap, "64/32 hot:");
     for (size_t k = 0; k < ncells; k++) {
         struct tune_cell cl;
         say("cw_memcpy's own copies", k + 1, ncells);
@@ -93,10 +113,10 @@ int tune_memcpy_inline(struct cwb_engine *e, struct tune_policy *pol, char *why,
             size_t o = k / ns, i = k % ns;
             struct cwb_spec sp = tune_hot_spec(sizes[i], offs[o][0], offs[o][1]);
             if (i == 0 && len < cap)
-                len += (size_t)snprintf(w + len, cap - len, " %d:%d", offs[o][0], offs[o][1]);
+                len += (size_t)snprintf(why + len, cap - len, " %d:%d", offs[o][0], offs[o][1]);
             rc = tune_measure_cell(e, &sp, c, 2, &cl);
             if (rc == 0 && len < cap)
-                len += (size_t)snprintf(w + len, cap - len, " %zu B %.2f", sizes[i],
+                len += (size_t)snprintf(why + len, cap - len, " %zu B %.2f", sizes[i],
                                         cl.vs0[1].ratio);
         } else {
             struct cwb_dist d;
@@ -106,24 +126,15 @@ int tune_memcpy_inline(struct cwb_engine *e, struct tune_policy *pol, char *why,
             rc = tune_measure_dist_cell(e, &d, e->rng + k, c, 2, &cl);
             cwb_dist_free(&d);
             if (rc == 0 && len < cap)
-                len += (size_t)snprintf(w + len, cap - len, "%s %zu-%zu B %.2f",
+                len += (size_t)snprintf(why + len, cap - len, "%s %zu-%zu B %.2f",
                                         m == 0 ? "; mixed sizes, random offsets:" : "",
                                         mixes[m][0], mixes[m][1], cl.vs0[1].ratio);
         }
         if (rc != 0)
             return -1;
-        wide_wins += cl.vs0[1].significant && cl.vs0[1].ratio > 1;
-        narrow_wins += cl.vs0[1].significant && cl.vs0[1].ratio < 1;
-        log_sum += log(cl.vs0[1].ratio);
+        vote_add(&v, &cl);
     }
-    double geomean = exp(log_sum / (double)ncells);
-    if (len < cap)
-        snprintf(w + len, cap - len, "; geomean %.3f, significantly faster: 64 %d, 32 %d",
-                 geomean, wide_wins, narrow_wins);
-    if (wide_wins > narrow_wins && geomean > 1)
-        pol->v[TK_MEMCPY_INLINE] = INLINE_64;
-    else if (narrow_wins > wide_wins && geomean < 1)
-        pol->v[TK_MEMCPY_INLINE] = INLINE_32;
+    vote_decide(&v, pol, TK_MEMCPY_INLINE, why, cap, len);
     return 0;
 }
 
