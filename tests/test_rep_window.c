@@ -29,6 +29,33 @@ static int expect_rep(const struct window *w, int erms, uintptr_t d, uintptr_t s
         return 0;
     return strcmp(w->mode, "align-dst") == 0 || ((d | s) & 63) == 0;
 }
+/* The vector width of an x86 row, by its name. */
+static size_t row_width(const char *impl)
+{
+    if (strncmp(impl, "avx512", 6) == 0)
+        return 64;
+    return strcmp(impl, "avx2") == 0 ? 32 : 16;
+}
+
+/* A window from 129 B on, every size of 8-16 vectors: the straight blocks
+ * (up to 8 vectors, and 13-16) never ask the window, the loop (9-12
+ * vectors) does (docs/TUNING.md, rep_movsb_min). */
+static void small_sizes(const char *impl, int erms)
+{
+    char err[160];
+    CWT_CHECK(cw_settings_apply("nt_threshold = 64M\nrep_movsb = align-dst\n"
+                                "rep_movsb_min = 129\nrep_movsb_max = 64K\n",
+                                err, sizeof err) == 0,
+              "apply: %s", err);
+    size_t w = row_width(impl);
+    for (size_t n = 8 * w; n <= 16 * w; n++) {
+        int want = erms && n > 8 * w && n <= 12 * w;
+        int path = cwi_memcpy_path((const void *)0x100000, (const void *)0x200000, n);
+        CWT_CHECK((path == CWI_PATH_REP) == want,
+                  "%s, window 129 B..64 KiB, n %zu: path %d, rep movsb expected %s", impl, n,
+                  path, want ? "yes" : "no");
+    }
+}
 #endif
 
 int main(void)
@@ -50,6 +77,7 @@ int main(void)
             continue; /* no rep movsb and no path of its own */
         CWT_CHECK(cw_impl_select(*impl) == 0, "cw_impl_select(%s)", *impl);
         rows++;
+        small_sizes(*impl, erms);
         for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
             const struct window *win = &windows[w];
             char text[200], err[160];
@@ -63,7 +91,7 @@ int main(void)
             for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
                 size_t n = sizes[k];
                 if (n <= 16 * 64)
-                    continue; /* the ladders below the loop never ask */
+                    continue; /* below: small_sizes() */
                 for (size_t p = 0; p < sizeof places / sizeof places[0]; p++) {
                     uintptr_t d = places[p][0], s = places[p][1];
                     int path = cwi_memcpy_path((const void *)d, (const void *)s, n);
