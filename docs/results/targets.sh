@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The out-of-the-box targets of a CPU (docs/RESULTS.md, "Where the targets
+# stand at ..."): hot 16 B-1 KiB at four offset pairs, random offsets, hot
+# 2-16 MiB and cold 64 MiB against the best routines, the size distributions
+# and the programs' profiles, and the pollution of a quarter-L2 victim. Every
+# --ab cell runs in four processes (processes.sh), each distribution in four;
+# the host probe (glibc's hot 64 B, GB/s) is printed before and after, since
+# on some hosts small-copy ratios move with the host's slow episodes.
+#   bash docs/results/targets.sh [-b BUILD_DIR] > targets-COMMIT.txt
+# Exit status: 0, 2 on a usage error, 1 when a run failed.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=$ROOT/build
+if [ "${1:-}" = "-b" ]; then
+    [ $# -ge 2 ] || { echo "targets.sh: -b needs a build directory" >&2; exit 2; }
+    BUILD=$2
+    shift 2
+fi
+[ $# -eq 0 ] || { echo "targets.sh: unexpected argument '$1'" >&2
+    echo "usage: bash docs/results/targets.sh [-b BUILD_DIR]" >&2; exit 2; }
+CWB=$BUILD/programs/cwbench
+[ -x "$CWB" ] || { echo "targets.sh: no $CWB: build first" >&2; exit 2; }
+P="bash $ROOT/docs/results/processes.sh -b $BUILD"
+fail=0
+probe() {
+    echo "### probe $(date -u '+%H:%M:%S UTC'): glibc hot 64 B $("$CWB" --ab glibc_memcpy rep_movsb \
+        --size 64 --pin 1 2>/dev/null | awk '/^64 B/ {print $3}') GB/s"
+}
+run() { "$@" || fail=1; }
+
+echo "### $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)"
+probe
+sizes="--size 16 --size 32 --size 48 --size 64 --size 96 --size 128 --size 192 --size 256 --size 320"
+sizes="$sizes --size 384 --size 512 --size 576 --size 640 --size 768 --size 800 --size 1024"
+for off in 0:0 0:1 5:0 3:13; do
+    echo
+    echo "##### hot, offsets $off"
+    # shellcheck disable=SC2086
+    run $P 4 --ab glibc_memcpy cw_memcpy $sizes --a-off "$off" --b-off "$off" --pin 1
+done
+echo
+echo "##### random offsets"
+run $P 4 --ab glibc_memcpy cw_memcpy --size 8 --size 16 --size 32 --size 64 --size 128 \
+    --size 256 --size 512 --state random --pin 1
+for r in rep_movsb cw_memcpy_nt glibc_memcpy; do
+    echo
+    echo "##### hot 2-16 MiB against $r"
+    run $P 4 --ab "$r" cw_memcpy --size 2M --size 4M --size 8M --size 16M --pin 1
+done
+echo
+echo "##### cold 64 MiB"
+for r in glibc_memcpy rep_movsb cw_memcpy_nt stream_avx512; do
+    run $P 4 --ab "$r" cw_memcpy --size 64M --state cold --pin 1
+done
+echo
+echo "##### distributions: cwbench dist FILE --routines cw_memcpy,glibc_memcpy --pin 1," \
+    "four processes per file, the HL ratio of each"
+for d in "$ROOT"/data/memcpy-sizes/*.sizes "$ROOT"/data/program-profiles/*.sizes; do
+    line="$(basename "$d" .sizes):"
+    for _ in 1 2 3 4; do
+        out=$("$CWB" dist "$d" --routines cw_memcpy,glibc_memcpy --pin 1 2>/dev/null) || fail=1
+        line="$line $(echo "$out" | sed -n 's/^cw_memcpy .*HL ratio \([0-9.]*\).*/\1/p')"
+    done
+    echo "$line"
+done
+echo
+echo "##### pollution: cwbench pollution --size 16M --size 64M" \
+    "--routines cw_memcpy_nt,cw_copy_nta,rep_movsb,glibc_memcpy --pin 1"
+run "$CWB" pollution --size 16M --size 64M --routines cw_memcpy_nt,cw_copy_nta,rep_movsb,glibc_memcpy \
+    --pin 1 2>/dev/null
+echo
+probe
+exit $fail
