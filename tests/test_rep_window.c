@@ -23,12 +23,6 @@ struct window {
     size_t lo, hi;
 };
 
-static int expect_rep(const struct window *w, int erms, uintptr_t d, uintptr_t s, size_t n)
-{
-    if (!erms || strcmp(w->mode, "off") == 0 || n < w->lo || n > w->hi)
-        return 0;
-    return strcmp(w->mode, "align-dst") == 0 || ((d | s) & 63) == 0;
-}
 /* The vector width of an x86 row, by its name. */
 static size_t row_width(const char *impl)
 {
@@ -37,23 +31,37 @@ static size_t row_width(const char *impl)
     return strcmp(impl, "avx2") == 0 ? 32 : 16;
 }
 
-/* A window from 129 B on, every size of 8-16 vectors: the straight blocks
- * (up to 8 vectors, and 13-16) never ask the window, the loop (9-12
- * vectors) does (docs/TUNING.md, rep_movsb_min). */
-static void small_sizes(const char *impl, int erms)
+/* The kernels ask the window only outside their straight blocks (up to 8
+ * vectors of the row, and 13-16): at 9-12 vectors, copied by the loop, and
+ * above 16 (docs/TUNING.md, rep_movsb_min). */
+static int loop_asks(size_t n, size_t vec)
 {
-    char err[160];
-    CWT_CHECK(cw_settings_apply("nt_threshold = 64M\nrep_movsb = align-dst\n"
-                                "rep_movsb_min = 129\nrep_movsb_max = 64K\n",
-                                err, sizeof err) == 0,
-              "apply: %s", err);
-    size_t w = row_width(impl);
-    for (size_t n = 8 * w; n <= 16 * w; n++) {
-        int want = erms && n > 8 * w && n <= 12 * w;
-        int path = cwi_memcpy_path((const void *)0x100000, (const void *)0x200000, n);
+    return n > 16 * vec || (n > 8 * vec && n <= 12 * vec);
+}
+
+static int expect_rep(const struct window *w, size_t vec, int erms, uintptr_t d, uintptr_t s,
+                      size_t n)
+{
+    if (!erms || !loop_asks(n, vec) || strcmp(w->mode, "off") == 0 || n < w->lo || n > w->hi)
+        return 0;
+    return strcmp(w->mode, "align-dst") == 0 || ((d | s) & 63) == 0;
+}
+
+static const uintptr_t places[][2] = {
+    {0x100000, 0x200000}, {0x100001, 0x200000}, {0x100000, 0x200005}, {0x100040, 0x200040}};
+
+/* cwi_memcpy_path for n at every place, against expect_rep */
+static void check_size(const char *impl, const struct window *win, int erms, size_t n)
+{
+    for (size_t p = 0; p < sizeof places / sizeof places[0]; p++) {
+        uintptr_t d = places[p][0], s = places[p][1];
+        int path = cwi_memcpy_path((const void *)d, (const void *)s, n);
+        int want = expect_rep(win, row_width(impl), erms, d, s, n);
         CWT_CHECK((path == CWI_PATH_REP) == want,
-                  "%s, window 129 B..64 KiB, n %zu: path %d, rep movsb expected %s", impl, n,
-                  path, want ? "yes" : "no");
+                  "%s, window %s %zu..%zu, n %zu, dst %#lx src %#lx: path %d, "
+                  "rep movsb expected %s",
+                  impl, win->mode, win->lo, win->hi, n, (unsigned long)d, (unsigned long)s, path,
+                  want ? "yes" : "no");
     }
 }
 #endif
@@ -63,21 +71,21 @@ int main(void)
 #if defined(__x86_64__)
     const struct cw_info *in = cw_get_info();
     int erms = in->erms;
+    /* the last two from 129 B: every size of 8-16 vectors meets the window */
     static const struct window windows[] = {
         {"align-dst", 4 * KiB, 64 * KiB},   {"aligned", 4 * KiB, 64 * KiB},
         {"align-dst", 8 * KiB, 8 * KiB},    {"align-dst", 64 * KiB, 4 * KiB},
         {"aligned", 64 * KiB, 4 * KiB},     {"off", 4 * KiB, 64 * KiB},
-        {"align-dst", 2 * KiB, 1024 * KiB},
+        {"align-dst", 2 * KiB, 1024 * KiB}, {"align-dst", 129, 64 * KiB},
+        {"aligned", 129, 64 * KiB},
     };
-    static const uintptr_t places[][2] = {
-        {0x100000, 0x200000}, {0x100001, 0x200000}, {0x100000, 0x200005}, {0x100040, 0x200040}};
     int rows = 0;
     for (const char *const *impl = cw_impl_list(); *impl != NULL; impl++) {
         if (strcmp(*impl, "generic") == 0)
             continue; /* no rep movsb and no path of its own */
         CWT_CHECK(cw_impl_select(*impl) == 0, "cw_impl_select(%s)", *impl);
         rows++;
-        small_sizes(*impl, erms);
+        size_t vec = row_width(*impl);
         for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
             const struct window *win = &windows[w];
             char text[200], err[160];
@@ -88,21 +96,10 @@ int main(void)
             CWT_CHECK(cw_settings_apply(text, err, sizeof err) == 0, "apply: %s", err);
             size_t sizes[] = {2 * KiB,     win->lo - 1, win->lo,     win->lo + 1,
                               win->hi - 1, win->hi,     win->hi + 1, 3 * KiB * KiB};
-            for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-                size_t n = sizes[k];
-                if (n <= 16 * 64)
-                    continue; /* below: small_sizes() */
-                for (size_t p = 0; p < sizeof places / sizeof places[0]; p++) {
-                    uintptr_t d = places[p][0], s = places[p][1];
-                    int path = cwi_memcpy_path((const void *)d, (const void *)s, n);
-                    int want = expect_rep(win, erms, d, s, n);
-                    CWT_CHECK((path == CWI_PATH_REP) == want,
-                              "%s, window %s %zu..%zu, n %zu, dst %#lx src %#lx: path %d, "
-                              "rep movsb expected %s",
-                              *impl, win->mode, win->lo, win->hi, n, (unsigned long)d,
-                              (unsigned long)s, path, want ? "yes" : "no");
-                }
-            }
+            for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+                check_size(*impl, win, erms, sizes[k]);
+            for (size_t n = 8 * vec; n <= 16 * vec; n++)
+                check_size(*impl, win, erms, n);
         }
     }
     CWT_CHECK(cw_settings_restore() == 0, "cw_settings_restore");
