@@ -28,7 +28,8 @@ probe() {
 }
 run() { "$@" || fail=1; }
 
-echo "### $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)"
+echo "### $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null);" \
+    "$("$CWB" info | sed -n 's/^cpu: //p')"
 probe
 sizes="--size 16 --size 32 --size 48 --size 64 --size 96 --size 128 --size 192 --size 256 --size 320"
 sizes="$sizes --size 384 --size 512 --size 576 --size 640 --size 768 --size 800 --size 1024"
