@@ -183,13 +183,14 @@ CWL_INLINE void cwl_ht4(cwl_u8 *d, const cwl_u8 *s, size_t n)
  * the avx512-evex row (the one amd-zen5 chooses) up to six vectors take
  * four from the head and two ending at the end: six stores where cwl_ht4
  * makes eight, and such a copy waits on its stores. On AMD EPYC family 26
- * model 2 that made hot 257-384 B 1.13-1.38x faster, 1.1x at random
- * offsets, MemcpyGoogleA (32% of its calls 304 B) 0.97 -> 1.00 of glibc;
- * the one more size test mispredicts where sizes spread evenly over
- * 257-512 B (sqlite3's profile 0.98 -> 0.96). Seven or eight vectors keep
- * cwl_ht4: shapes with fewer stores there read 5-8% faster at fixed offsets
- * and 2-3% slower at random ones (docs/RESULTS.md, "Six stores for
- * 257-384 B"). The other rows keep cwl_ht4 throughout. */
+ * model 2 hot 257-384 B went from 0.88-0.99x glibc to 1.10-1.29x at every
+ * offset pair, 0.98x to 1.10x at random offsets, MemcpyGoogleA (32% of its
+ * calls 304 B) 0.96x to 1.00x; the one more size test mispredicts where
+ * sizes spread evenly over 257-512 B (MemcpyGoogleD, sqlite3's profile
+ * 0.98x to 0.96x). Seven or eight vectors keep cwl_ht4: shapes with fewer
+ * stores there read 5-8% faster at fixed offsets and 1-3% slower at random
+ * ones (docs/RESULTS.md, "Six stores for 257-384 B"). The other rows keep
+ * cwl_ht4 throughout. */
 CWL_INLINE void cwl_copy_4to8(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
 #if defined(CWL_EVEX_INSTANCE)
