@@ -244,11 +244,24 @@ CWL_INLINE void cwl_ht8(cwl_u8 *d, const cwl_u8 *s, size_t n)
 }
 
 #if defined(CWL_EVEX_INSTANCE)
-/* n in (12*W, 14*W], no overlap (cw_memcpy's copy in the avx512-evex row,
- * where the loop would store more than 13 vectors): twelve vectors from the
- * head and two ending at the end, fourteen stores where cwl_ht8 makes
- * sixteen, eight of them split across two lines when the destination is
- * aligned. Figures: cwl_k_memcpy_large. */
+/* Twelve vectors from the head, then the last one (n in (12*W, 13*W]) or
+ * the last two (n in (13*W, 14*W]), no overlap: cw_memcpy's copy in the
+ * avx512-evex row, 13 or 14 stores where cwl_ht8 makes 16 (and the
+ * forward loop 13 with its setup and branches). Figures:
+ * cwl_k_memcpy_large. */
+CWL_INLINE void cwl_copy_12to13(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    CWL_V t1 = CWL_LOADU(s + n - CWL_W);
+    cwl_block8(d, s);
+    CWL_V a8 = CWL_LOADU(s + 8 * CWL_W), a9 = CWL_LOADU(s + 9 * CWL_W);
+    CWL_V a10 = CWL_LOADU(s + 10 * CWL_W), a11 = CWL_LOADU(s + 11 * CWL_W);
+    CWL_STOREU(d + 8 * CWL_W, a8);
+    CWL_STOREU(d + 9 * CWL_W, a9);
+    CWL_STOREU(d + 10 * CWL_W, a10);
+    CWL_STOREU(d + 11 * CWL_W, a11);
+    CWL_STOREU(d + n - CWL_W, t1);
+}
+
 CWL_INLINE void cwl_copy_12to14(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     CWL_V t0 = CWL_LOADU(s + n - 2 * CWL_W), t1 = CWL_LOADU(s + n - CWL_W);
@@ -718,18 +731,23 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
      * runs two iterations while n <= 13 vectors minus the destination's
      * misalignment). At 800 B that made the copy 1.15-1.31x faster in one
      * process on AMD EPYC family 26 model 2; with three iterations (17
-     * stores) the block stays ahead (docs/RESULTS.md, same section). In the
-     * avx512-evex row up to 14 vectors take cwl_copy_12to14's 14 stores
-     * instead: hot 833-896 B 0.85-1.03x glibc -> 1.04-1.15x at the four
-     * offset pairs there (docs/RESULTS.md, "Fourteen stores for 833-896
-     * B"); 15-16 vectors keep cwl_ht8, whose order of stores read up to
-     * 12% faster at 960 B-1 KiB with the destination one byte off. */
+     * stores) the block stays ahead (docs/RESULTS.md, same section). The
+     * avx512-evex row copies up to 14 vectors with twelve from the head and
+     * one or two ending at the end instead, 13 or 14 stores: there hot
+     * 800-832 B went from 0.84-0.97x glibc to 0.87-1.11x, 848-896 B from
+     * 0.84-1.07x to 1.02-1.22x at the four offset pairs (docs/RESULTS.md,
+     * "Fewer stores for 769-896 B"); 15-16 vectors keep cwl_ht8 (twelve
+     * fixed vectors and two at the end read up to 12% slower at 960 B-1 KiB
+     * with the destination one byte off). */
     if (cwl_ht8_size(n)) {
-        if (n + ((uintptr_t)d & (CWL_W - 1)) <= 13 * CWL_W)
-            cwl_copy_above8_loop(d, s, n);
 #if defined(CWL_EVEX_INSTANCE)
+        if (n <= 13 * CWL_W)
+            cwl_copy_12to13(d, s, n);
         else if (n <= 14 * CWL_W)
             cwl_copy_12to14(d, s, n);
+#else
+        if (n + ((uintptr_t)d & (CWL_W - 1)) <= 13 * CWL_W)
+            cwl_copy_above8_loop(d, s, n);
 #endif
         else
             cwl_ht8(d, s, n);
