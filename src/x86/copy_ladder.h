@@ -585,9 +585,11 @@ CWL_KERNEL int cwl_k_path(const void *dst, const void *src, size_t n, int stream
     return cwl_rep_movsb_wins(dst, src, n) ? CWI_PATH_REP : CWI_PATH_TEMPORAL;
 }
 
-/* CW_SRC_NOREUSE too: where rep movsb is the streaming method it also
- * keeps the source out (Zen 5, 64 MiB: 0.13 of an L2 victim evicted
- * against 0.74 for the streaming loop with no source hint). */
+/* CW_SRC_NOREUSE too: where rep movsb is the streaming method it is also
+ * this hint's copy, the source read as rep movsb reads it (AMD EPYC family
+ * 26 model 2, 64 MiB: rep movsb and the streaming loop each evicted
+ * 0.33-1.00 of a quarter-L2 victim from run to run, neither reliably
+ * less; docs/RESULTS.md, "Where the targets stand at cf410ec"). */
 CWL_KERNEL void *cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict src, size_t n)
 {
     if (n < CWL_NT_MIN)
