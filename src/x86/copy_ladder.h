@@ -277,6 +277,37 @@ CWL_INLINE void cwl_copy_12to14(cwl_u8 *d, const cwl_u8 *s, size_t n)
 }
 #endif
 
+#if defined(CWL_EVEX_INSTANCE)
+/* n in (8*W, 12*W], no overlap (cw_memcpy's copy in the avx512-evex row,
+ * outside the rep movsb window): eight vectors from the head and one, two
+ * or four ending at the end, 9-12 stores where the forward loop makes 13
+ * from 577 B up (one head vector, two iterations, four tail vectors).
+ * Figures: cwl_k_memcpy_large. */
+CWL_INLINE void cwl_copy_8to12(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    if (n > 10 * CWL_W) {
+        CWL_V t0 = CWL_LOADU(s + n - 4 * CWL_W), t1 = CWL_LOADU(s + n - 3 * CWL_W);
+        CWL_V t2 = CWL_LOADU(s + n - 2 * CWL_W), t3 = CWL_LOADU(s + n - CWL_W);
+        cwl_block8(d, s);
+        CWL_STOREU(d + n - 4 * CWL_W, t0);
+        CWL_STOREU(d + n - 3 * CWL_W, t1);
+        CWL_STOREU(d + n - 2 * CWL_W, t2);
+        CWL_STOREU(d + n - CWL_W, t3);
+        return;
+    }
+    if (n > 9 * CWL_W) {
+        CWL_V t2 = CWL_LOADU(s + n - 2 * CWL_W), t3 = CWL_LOADU(s + n - CWL_W);
+        cwl_block8(d, s);
+        CWL_STOREU(d + n - 2 * CWL_W, t2);
+        CWL_STOREU(d + n - CWL_W, t3);
+        return;
+    }
+    CWL_V t3 = CWL_LOADU(s + n - CWL_W);
+    cwl_block8(d, s);
+    CWL_STOREU(d + n - CWL_W, t3);
+}
+#endif
+
 /* n in [0, 2*W]. The branch order follows glibc's: sizes of one to two
  * vectors, the most common class, are reached after two compares. */
 CWL_INLINE void cwl_upto2(cwl_u8 *d, const cwl_u8 *s, size_t n)
@@ -753,6 +784,19 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
 #endif
         else
             cwl_ht8(d, s, n);
+#if defined(CWL_EVEX_INSTANCE)
+    } else if (n <= 12 * CWL_W) {
+        /* the window first, as cwl_copy_window_or_loop asks it (cwl_k_path):
+         * then cwl_copy_8to12 instead of the loop. Hot 513-768 B went from
+         * 0.85-1.04x glibc to 0.89-1.71x at the four offset pairs, 0.97-1.30x
+         * but for 720-752 B at 0:0 (0.89-1.02) and 3:13 (0.90-0.93) and
+         * 528-560 B at 3:13 (0.97-0.99), random offsets 576-768 B 1.00 ->
+         * 1.06-1.21 (docs/RESULTS.md, "Fewer stores for 513-768 B") */
+        if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
+            cwl_rep_movsb_align_dst(d, s, n);
+        else
+            cwl_copy_8to12(d, s, n);
+#endif
     } else {
         cwl_copy_window_or_loop(d, s, n);
     }
