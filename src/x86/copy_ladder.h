@@ -244,14 +244,9 @@ CWL_INLINE void cwl_ht8(cwl_u8 *d, const cwl_u8 *s, size_t n)
 }
 
 #if defined(CWL_EVEX_INSTANCE)
-/* Twelve vectors from the head, then the last one (n in (12*W, 13*W]) or
- * the last two (n in (13*W, 14*W]), no overlap: cw_memcpy's copy in the
- * avx512-evex row, 13 or 14 stores where cwl_ht8 makes 16 (and the
- * forward loop 13 with its setup and branches). Figures:
- * cwl_k_memcpy_large. */
-CWL_INLINE void cwl_copy_12to13(cwl_u8 *d, const cwl_u8 *s, size_t n)
+/* Twelve vectors from s to d (the eight of cwl_block8, then four). */
+CWL_INLINE void cwl_block12(cwl_u8 *d, const cwl_u8 *s)
 {
-    CWL_V t1 = CWL_LOADU(s + n - CWL_W);
     cwl_block8(d, s);
     CWL_V a8 = CWL_LOADU(s + 8 * CWL_W), a9 = CWL_LOADU(s + 9 * CWL_W);
     CWL_V a10 = CWL_LOADU(s + 10 * CWL_W), a11 = CWL_LOADU(s + 11 * CWL_W);
@@ -259,19 +254,24 @@ CWL_INLINE void cwl_copy_12to13(cwl_u8 *d, const cwl_u8 *s, size_t n)
     CWL_STOREU(d + 9 * CWL_W, a9);
     CWL_STOREU(d + 10 * CWL_W, a10);
     CWL_STOREU(d + 11 * CWL_W, a11);
+}
+
+/* Twelve vectors from the head, then the last one (cwl_copy_12to13, n in
+ * (12*W, 13*W]) or the last two (cwl_copy_12to14, n in (13*W, 14*W]), no
+ * overlap: cw_memcpy's copy in the avx512-evex row, 13 or 14 stores where
+ * cwl_ht8 makes 16 (and the forward loop 13 with its setup and branches).
+ * Figures: cwl_k_memcpy_large. */
+CWL_INLINE void cwl_copy_12to13(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    CWL_V t1 = CWL_LOADU(s + n - CWL_W);
+    cwl_block12(d, s);
     CWL_STOREU(d + n - CWL_W, t1);
 }
 
 CWL_INLINE void cwl_copy_12to14(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     CWL_V t0 = CWL_LOADU(s + n - 2 * CWL_W), t1 = CWL_LOADU(s + n - CWL_W);
-    cwl_block8(d, s);
-    CWL_V a8 = CWL_LOADU(s + 8 * CWL_W), a9 = CWL_LOADU(s + 9 * CWL_W);
-    CWL_V a10 = CWL_LOADU(s + 10 * CWL_W), a11 = CWL_LOADU(s + 11 * CWL_W);
-    CWL_STOREU(d + 8 * CWL_W, a8);
-    CWL_STOREU(d + 9 * CWL_W, a9);
-    CWL_STOREU(d + 10 * CWL_W, a10);
-    CWL_STOREU(d + 11 * CWL_W, a11);
+    cwl_block12(d, s);
     CWL_STOREU(d + n - 2 * CWL_W, t0);
     CWL_STOREU(d + n - CWL_W, t1);
 }
