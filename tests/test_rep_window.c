@@ -31,9 +31,10 @@ static size_t row_width(const char *impl)
     return strcmp(impl, "avx2") == 0 ? 32 : 16;
 }
 
-/* The kernels ask the window only outside their straight blocks (up to 8
- * vectors of the row, and 13-16): at 9-12 vectors, copied by the loop, and
- * above 16 (docs/TUNING.md, rep_movsb_min). */
+/* The kernels ask the window only at 9-12 vectors of the row (copied
+ * outside it by the loop, or in the avx512-evex row's cw_memcpy by a
+ * straight block) and above 16, never at the straight blocks' sizes, up
+ * to 8 vectors and 13-16 (docs/TUNING.md, rep_movsb_min). */
 static int loop_asks(size_t n, size_t vec)
 {
     return n > 16 * vec || (n > 8 * vec && n <= 12 * vec);

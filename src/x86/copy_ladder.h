@@ -275,9 +275,7 @@ CWL_INLINE void cwl_copy_12to14(cwl_u8 *d, const cwl_u8 *s, size_t n)
     CWL_STOREU(d + n - 2 * CWL_W, t0);
     CWL_STOREU(d + n - CWL_W, t1);
 }
-#endif
 
-#if defined(CWL_EVEX_INSTANCE)
 /* n in (8*W, 12*W], no overlap (cw_memcpy's copy in the avx512-evex row,
  * outside the rep movsb window): eight vectors from the head and one, two
  * or four ending at the end, 9-12 stores where the forward loop makes 13
@@ -550,6 +548,35 @@ CWL_INLINE int cwl_ht8_size(size_t n)
     return n <= 16 * CWL_W && n > 12 * CWL_W;
 }
 
+#if defined(CWL_EVEX_INSTANCE)
+/* 13-16 vectors in the avx512-evex row's cw_memcpy: cwl_copy_12to13 and
+ * cwl_copy_12to14 up to 14 vectors, cwl_ht8 above */
+CWL_INLINE void cwl_copy_13to16(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    if (n <= 13 * CWL_W)
+        cwl_copy_12to13(d, s, n);
+    else if (n <= 14 * CWL_W)
+        cwl_copy_12to14(d, s, n);
+    else
+        cwl_ht8(d, s, n);
+}
+
+/* 9-12 vectors in the avx512-evex row's cw_memcpy: the window first, as
+ * cwl_copy_window_or_loop asks it (cwl_k_path), then cwl_copy_8to12
+ * instead of the loop. On AMD EPYC family 26 model 2 hot 513-768 B went
+ * from 0.85-1.04x glibc to 0.89-1.71x at the four offset pairs, 0.97-1.30x
+ * but for 720-752 B at 0:0 (0.89-1.02) and 3:13 (0.90-0.93) and 528-560 B
+ * at 3:13 (0.97-0.99), random offsets 576-768 B 1.00 -> 1.06-1.21
+ * (docs/RESULTS.md, "Fewer stores for 513-768 B"). */
+CWL_INLINE void cwl_copy_9to12_window(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
+        cwl_rep_movsb_align_dst(d, s, n);
+    else
+        cwl_copy_8to12(d, s, n);
+}
+#endif
+
 /* n > 8*W: the straight block, rep movsb inside the policy's window, or
  * the loop */
 CWL_INLINE void cwl_copy_above8(cwl_u8 *d, const cwl_u8 *s, size_t n)
@@ -774,28 +801,16 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
      * with the destination one byte off). */
     if (cwl_ht8_size(n)) {
 #if defined(CWL_EVEX_INSTANCE)
-        if (n <= 13 * CWL_W)
-            cwl_copy_12to13(d, s, n);
-        else if (n <= 14 * CWL_W)
-            cwl_copy_12to14(d, s, n);
+        cwl_copy_13to16(d, s, n);
 #else
         if (n + ((uintptr_t)d & (CWL_W - 1)) <= 13 * CWL_W)
             cwl_copy_above8_loop(d, s, n);
-#endif
         else
             cwl_ht8(d, s, n);
+#endif
 #if defined(CWL_EVEX_INSTANCE)
     } else if (n <= 12 * CWL_W) {
-        /* the window first, as cwl_copy_window_or_loop asks it (cwl_k_path):
-         * then cwl_copy_8to12 instead of the loop. Hot 513-768 B went from
-         * 0.85-1.04x glibc to 0.89-1.71x at the four offset pairs, 0.97-1.30x
-         * but for 720-752 B at 0:0 (0.89-1.02) and 3:13 (0.90-0.93) and
-         * 528-560 B at 3:13 (0.97-0.99), random offsets 576-768 B 1.00 ->
-         * 1.06-1.21 (docs/RESULTS.md, "Fewer stores for 513-768 B") */
-        if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
-            cwl_rep_movsb_align_dst(d, s, n);
-        else
-            cwl_copy_8to12(d, s, n);
+        cwl_copy_9to12_window(d, s, n);
 #endif
     } else {
         cwl_copy_window_or_loop(d, s, n);
