@@ -276,6 +276,21 @@ CWL_INLINE void cwl_copy_12to14(cwl_u8 *d, const cwl_u8 *s, size_t n)
     CWL_STOREU(d + n - CWL_W, t1);
 }
 
+/* n in (12*W, 16*W] with d 64-byte aligned and n not a multiple of 64, no
+ * overlap: twelve vectors from the head, all on whole lines, and four
+ * ending at the end, four stores split across two lines where cwl_ht8's
+ * tail makes eight. Figures: cwl_copy_13to16. */
+CWL_INLINE void cwl_copy_12to16(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    CWL_V t0 = CWL_LOADU(s + n - 4 * CWL_W), t1 = CWL_LOADU(s + n - 3 * CWL_W);
+    CWL_V t2 = CWL_LOADU(s + n - 2 * CWL_W), t3 = CWL_LOADU(s + n - CWL_W);
+    cwl_block12(d, s);
+    CWL_STOREU(d + n - 4 * CWL_W, t0);
+    CWL_STOREU(d + n - 3 * CWL_W, t1);
+    CWL_STOREU(d + n - 2 * CWL_W, t2);
+    CWL_STOREU(d + n - CWL_W, t3);
+}
+
 /* n in (8*W, 12*W], no overlap (cw_memcpy's copy in the avx512-evex row,
  * outside the rep movsb window): eight vectors from the head and one, two
  * or four ending at the end, 9-12 stores where the forward loop makes 13
@@ -483,11 +498,11 @@ CWL_INLINE void cwl_stream(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cw
 
 /* ---- the kernels (each returns dst: see cwi_copy_fn) ---- */
 
-/* rep movsb inside the policy's window, where it was measured to win: on
- * Zen only with source AND destination 64-byte aligned at 32..256 KiB (1-2%;
- * a misaligned source cost 8-10%, a misaligned destination falls off AMD's
- * cliff); on the Xeon with the destination aligned from 20 KiB up (1.4-2.0x
- * at the L1 edge). Sanitized at init: never without ERMS. */
+/* rep movsb inside the policy's window, with the policy's alignment rule
+ * (both buffers 64-byte aligned, or any alignment, the destination then
+ * aligned by cwl_rep_movsb_align_dst); each row's window and rule, and the
+ * measurements behind them, are in src/profiles.c. Sanitized at init:
+ * never without ERMS. */
 CWL_INLINE int cwl_rep_movsb_wins(const cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     /* rep_from is rep_min, or SIZE_MAX with the window off (src/policy.h):
@@ -550,13 +565,21 @@ CWL_INLINE int cwl_ht8_size(size_t n)
 
 #if defined(CWL_EVEX_INSTANCE)
 /* 13-16 vectors in the avx512-evex row's cw_memcpy: cwl_copy_12to13 and
- * cwl_copy_12to14 up to 14 vectors, cwl_ht8 above */
+ * cwl_copy_12to14 up to 14 vectors; above, cwl_copy_12to16 where the
+ * destination is 64-byte aligned and n is not a multiple of 64 (hot
+ * 912-1008 B with page-aligned buffers 0.88-0.92x glibc -> 0.95-1.02x on
+ * AMD EPYC family 26 model 2), cwl_ht8 elsewhere: where the destination is
+ * misaligned every store of either shape is split, and twelve head vectors
+ * for every destination read up to 12% slower at 960 B-1 KiB with it one
+ * byte off (docs/RESULTS.md, "Four tail stores for 897-1023 B"). */
 CWL_INLINE void cwl_copy_13to16(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     if (n <= 13 * CWL_W)
         cwl_copy_12to13(d, s, n);
     else if (n <= 14 * CWL_W)
         cwl_copy_12to14(d, s, n);
+    else if (((uintptr_t)d & (CWL_LINE - 1)) == 0 && (n & (CWL_LINE - 1)) != 0)
+        cwl_copy_12to16(d, s, n);
     else
         cwl_ht8(d, s, n);
 }
@@ -796,9 +819,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
      * one or two ending at the end instead, 13 or 14 stores: there hot
      * 800-832 B went from 0.84-0.97x glibc to 0.87-1.11x, 848-896 B from
      * 0.84-1.07x to 1.02-1.22x at the four offset pairs (docs/RESULTS.md,
-     * "Fewer stores for 769-896 B"); 15-16 vectors keep cwl_ht8 (twelve
-     * fixed vectors and two at the end read up to 12% slower at 960 B-1 KiB
-     * with the destination one byte off). */
+     * "Fewer stores for 769-896 B"); 15-16 vectors: cwl_copy_13to16. */
     if (cwl_ht8_size(n)) {
 #if defined(CWL_EVEX_INSTANCE)
         cwl_copy_13to16(d, s, n);
