@@ -26,6 +26,9 @@ files=(
     src/x86/avx2.c
     src/x86/avx512.c
     src/x86/avx512_evex.c
+    src/x86/copy_blocks.h
+    src/x86/copy_loops.h
+    src/x86/copy_source.h
     src/x86/cpu.c
     src/x86/early.c
     src/x86/memset_ladder.h
