@@ -141,6 +141,9 @@ struct cwi_profile {
     unsigned nt_num, nt_den;
     int rep_mode;
     size_t rep_min, rep_max; /* rep_max 0: up to the streaming threshold */
+    /* 2: the window ends at the L2 this CPU reports (rep_max where it
+     * reports none); 0: at rep_max */
+    int rep_max_level;
     size_t stream_pf_dist;
     int stream_pf_hint;
     int stream_method;

@@ -117,13 +117,16 @@ static const struct cwi_profile profiles[] = {
     {
         /* AMD CPUs not in the table (Zen 2, mobile Zen 5, later cores,
          * Hygon): the rules no measured Zen punished badly. L3/4 of the L3
-         * one core shares (Zen 3's crossover; Zen 5's is L3/2); rep movsb at
-         * 32-256 KiB with the destination aligned first: on Zen 3 1-2% ahead
-         * of the vector loop with both buffers aligned, 8-10% behind with the
-         * source misaligned (a misaligned destination falls off its cliff,
-         * which aligning it first avoids); on Zen 5 1.03-1.76x, and with the
-         * destination 1 byte off at 64 KiB the vector loop is 0.68-0.74x the
-         * aligned-destination rep movsb: the smaller loss is Zen 3's; no
+         * one core shares (Zen 3's crossover; Zen 5's is L3/2); rep movsb
+         * from 32 KiB up to the L2 size with the destination aligned first:
+         * on Zen 3 1-2% ahead of the vector loop with both buffers aligned
+         * at 32-256 KiB, 8-10% behind with the source misaligned (a
+         * misaligned destination falls off its cliff, which aligning it
+         * first avoids); on Zen 5 1.03-1.76x, and with the destination 1
+         * byte off at 64 KiB the vector loop is 0.68-0.74x the
+         * aligned-destination rep movsb: the smaller loss is Zen 3's; past
+         * 256 KiB on Zen 5 1.17-1.47x the loop up to the 1 MiB L2, level
+         * above it; the L2 is where glibc stops AMD's rep movsb too; no
          * streaming prefetch (it cost 5-20% on every Zen); CW_SRC_NOREUSE by
          * clflushopt behind the loads alone (with prefetchnta too it cost a
          * third of the speed on the Xeon, a quarter on Zen 5); movnti
@@ -132,6 +135,7 @@ static const struct cwi_profile profiles[] = {
         .measured = "the rules of the measured Zen rows; docs/TUNING.md",
         .nt_level = 3, .nt_num = 1, .nt_den = 4,
         .rep_mode = CWI_REP_ALIGN_DST, .rep_min = 32 * KiB, .rep_max = 256 * KiB,
+        .rep_max_level = 2,
         .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,
         .src_mode = CWI_SRC_FLUSH, .src_pf_dist = 2 * KiB, .src_flush_back = 512,
         .persist_small = CWI_PERSIST_MOVNTI,
@@ -304,6 +308,8 @@ void cwi_policy_from_profile(struct cwi_policy *p, const struct cwi_profile *r,
     p->rep_mode = r->rep_mode;
     p->rep_min = r->rep_min;
     p->rep_max = r->rep_max != 0 ? r->rep_max : p->nt_threshold;
+    if (r->rep_max_level == 2 && c->l2 != 0)
+        p->rep_max = c->l2;
     p->stream_pf_dist = r->stream_pf_dist;
     p->stream_pf_hint = r->stream_pf_hint;
     p->stream_method = r->stream_method;

@@ -56,6 +56,21 @@ static void profile(const char *what, struct cwi_cpu c, const char *want, size_t
               threshold);
 }
 
+static void rep_window_end(const char *what, struct cwi_cpu c, size_t want)
+{
+    const struct cwi_profile *r = cwi_profile_for_cpu(&c);
+#if defined(__aarch64__)
+    (void)r;
+    (void)want;
+    (void)what;
+#else
+    struct cwi_policy p;
+    cwi_policy_from_profile(&p, r, &c);
+    CWT_CHECK(p.rep_max == want, "%s (%s): rep movsb window ends at %zu, want %zu", what, r->name,
+              p.rep_max, want);
+#endif
+}
+
 int main(void)
 {
     /* the Zen 5 guest: 508 MiB in 0x80000006, no 0x8000001D */
@@ -106,6 +121,17 @@ int main(void)
     profile("the AMX bit on another vendor", amd_amx, "generic-amd", 8 * MiB);
     profile("another vendor", cpu("CentaurHauls", 7, 0x3b, 2 * MiB, 16 * MiB, 8), "generic",
             4 * MiB);
+    /* generic-amd's rep movsb window ends at the L2 the CPU reports, at
+     * 256 KiB where it reports none; the measured rows keep their own */
+    rep_window_end("Zen 2 Rome", cpu("AuthenticAMD", 0x17, 0x31, 512 << 10, 16 * MiB, 8),
+                   512 << 10);
+    rep_window_end("Zen 5 Strix (mobile)", cpu("AuthenticAMD", 0x1a, 0x24, 1 * MiB, 16 * MiB, 8),
+                   1 * MiB);
+    rep_window_end("AMD without an L2 report", cpu("AuthenticAMD", 0x17, 0x31, 0, 16 * MiB, 8),
+                   256 << 10);
+    rep_window_end("Zen 3 Milan", cpu("AuthenticAMD", 0x19, 1, 512 << 10, 32 * MiB, 16),
+                   256 << 10);
+    rep_window_end("Zen 5 Turin", zen5, 16 * MiB);
     /* every profile name resolves */
     for (int i = 0; cwi_profile_names[i] != NULL; i++)
         CWT_CHECK(cwi_profile_find(cwi_profile_names[i]) != NULL, "profile %s not in the table",
