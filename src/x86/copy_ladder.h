@@ -427,6 +427,22 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small_flat(void *rest
                                                                       const void *restrict src,
                                                                       size_t n)
 {
+#if defined(CWL_EVEX_INSTANCE)
+    /* The avx512-evex row (amd-zen5's) copies 65-128 B with one 64-byte
+     * vector from the head and one ending at the end: two stores where the
+     * block below makes four. Its profile's memcpy_inline 64 sends only
+     * 65-128 B here, so the test of n is never taken there. On AMD EPYC
+     * family 26 model 2 at random offsets 72-128 B went from 0.88-0.93x
+     * glibc to 0.97-0.98x (four pairs of processes, paired 1.06-1.09 in
+     * 4/4), hot at fixed offsets and the size distributions level
+     * (docs/RESULTS.md, "Two stores for 65-128 B"). */
+    if (__builtin_expect(n <= 64, 0)) {
+        cwl_ladder(dst, src, n);
+        return dst;
+    }
+    cwl_ht1(dst, src, n);
+    return dst;
+#else
     if (__builtin_expect(n <= 32, 0)) { /* only when called directly */
         cwl_ladder(dst, src, n);
         return dst;
@@ -444,6 +460,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small_flat(void *rest
     _mm256_storeu_si256((__m256i *)(void *)(d + c), v2);
     _mm256_storeu_si256((__m256i *)(void *)(d + n - 32), v3);
     return dst;
+#endif
 }
 #define CWL_SMALL_FLAT cwl_k_memcpy_small_flat
 #else
