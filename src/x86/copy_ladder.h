@@ -432,10 +432,10 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small_flat(void *rest
      * vector from the head and one ending at the end: two stores where the
      * block below makes four. Its profile's memcpy_inline 64 sends only
      * 65-128 B here, so the test of n is never taken there. On AMD EPYC
-     * family 26 model 2 at random offsets 72-128 B went from 0.88-0.93x
-     * glibc to 0.97-0.98x (four pairs of processes, paired 1.06-1.09 in
-     * 4/4), hot at fixed offsets and the size distributions level
-     * (docs/RESULTS.md, "Two stores for 65-128 B"). */
+     * family 26 model 2, in one process against the four stores, 72-128 B
+     * ran 1.11-1.24x faster at five of six placements (0.4 ns a call);
+     * across processes the size distributions read level (docs/RESULTS.md,
+     * "Two stores for 65-128 B"). */
     if (__builtin_expect(n <= 64, 0)) {
         cwl_ladder(dst, src, n);
         return dst;
