@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* What the standalone harnesses of this directory (cmp.c, mix.c,
- * realcall.c) share: the clock and the order of doubles for qsort. */
+ * masked-mix.c, realcall.c) share: the clock, the order of doubles for
+ * qsort and a xorshift generator for sizes and offsets. */
 #ifndef ENTRY_HARNESS_H
 #define ENTRY_HARNESS_H
 
+#include <stdint.h>
 #include <time.h>
 
 /* nanoseconds, monotonic */
@@ -18,6 +20,16 @@ static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+/* xorshift64, one fixed seed: every run draws the same sequence */
+static uint64_t rng = 88172645463325252ull;
+static __attribute__((unused)) uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
 }
 
 #endif

@@ -35,15 +35,6 @@ masked(void *restrict d, const void *restrict s, size_t n)
     return cw_memcpy(d, s, n);
 }
 
-static uint64_t rng = 88172645463325252ull;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
 enum { N = 1 << 16, ROUNDS = 21, REGION = 1 << 16, ROUTINES = 3 };
 static const char *names[ROUTINES] = {"glibc", "cw_memcpy", "masked"};
 static size_t n[N], so[N], dof[N];

@@ -18,15 +18,6 @@
 typedef void *(*copy_fn)(void *, const void *, size_t);
 extern void *cw_memcpy(void *restrict, const void *restrict, size_t);
 
-static uint64_t rng = 88172645463325252ull;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
 int main(void)
 {
     enum { N = 1 << 16, ROUNDS = 21, REGION = 1 << 16 };
