@@ -371,7 +371,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
          * taken branch instead of two, and 129-384 B keep their count. On
          * AMD EPYC family 26 model 2, in one process, 448 B 1.08x faster
          * at four of five placements, 512 B 1.01-1.04x, 129-400 B level;
-         * the size distributions 0-3% faster in that harness
+         * the size distributions level within that harness's spread
          * (docs/RESULTS.md, "385-512 B with one taken branch"). */
         if (n > 6 * CWL_W) {
             cwl_ht4(d, s, n);
