@@ -225,7 +225,7 @@ void cwi_cache_trust(struct cwi_cpu *c)
 {
     c->l3_used = c->l3;
     c->l3_note = c->threads_sharing_l3 != 0 ? "as reported, with its sharing count"
-                                            : "as reported (no sharing count)";
+                                            : "as reported, with no sharing count";
     if (c->l3 == 0) {
         c->l3_note = "none reported";
         return;
