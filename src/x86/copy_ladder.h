@@ -372,7 +372,11 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
          * AMD EPYC family 26 model 2, in one process, 448 B 1.08x faster
          * at four of five placements, 512 B 1.01-1.04x, 129-400 B level;
          * the size distributions level within that harness's spread
-         * (docs/RESULTS.md, "385-512 B with one taken branch"). */
+         * (docs/RESULTS.md, "385-512 B with one taken branch").
+         * cwl_copy_4to8 keeps the same test, so that it stays right for
+         * all of 257-512 B; the compiler drops it here. Moving the whole
+         * choice into one helper changed GCC's layout and store order of
+         * the six-store block, which is not what was measured. */
         if (n > 6 * CWL_W) {
             cwl_ht4(d, s, n);
             return ret;
@@ -445,7 +449,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small_flat(void *rest
      * block below makes four. Its profile's memcpy_inline 64 sends only
      * 65-128 B here, so the test of n is never taken there. On AMD EPYC
      * family 26 model 2, in one process against the four stores, 72-128 B
-     * ran 1.11-1.24x faster at five of six placements (0.4 ns a call);
+     * ran 1.11-1.20x faster at five of six placements (0.4 ns a call);
      * across processes the size distributions read level (docs/RESULTS.md,
      * "Two stores for 65-128 B"). */
     if (__builtin_expect(n <= 64, 0)) {
