@@ -125,7 +125,8 @@ static const struct cwi_profile profiles[] = {
          * first avoids); on Zen 5 1.03-1.76x, and with the destination 1
          * byte off at 64 KiB the vector loop is 0.68-0.74x the
          * aligned-destination rep movsb: the smaller loss is Zen 3's; past
-         * 256 KiB on Zen 5 1.03-1.29x the loop up to the 1 MiB L2, level
+         * 256 KiB on Zen 5 (AMD EPYC family 26 model 2) 1.03-1.29x the loop
+         * up to the 1 MiB L2, level
          * above it; the L2 is where glibc stops AMD's rep movsb too; no
          * streaming prefetch (it cost 5-20% on every Zen); CW_SRC_NOREUSE by
          * clflushopt behind the loads alone (with prefetchnta too it cost a
