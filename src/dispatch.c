@@ -323,14 +323,16 @@ int cwi_memcpy_path(const void *dst, const void *src, size_t n)
 #ifdef CWI_MEMCPY_IFUNC
 /* In the shared library cw_memcpy is a GNU indirect function: the dynamic
  * linker calls resolve_cw_memcpy once, and every call through a program's
- * PLT then lands in the entry it returned. On AVX2 CPUs that entry copies
+ * PLT then lands in the entry it returned, chosen for the implementation
+ * cwi_init() will select (early_impl). On AVX2 CPUs that entry copies
  * 33..128 bytes itself, with no load on the way: behind the PLT's jump the
  * load and jump through g_memcpy_small made these copies about 7% slower
  * than glibc's memcpy, which is resolved the same way (AMD EPYC family 25
  * model 1, docs/results/amd-25-1/README.md, "The shared library's cw_memcpy
- * as an IFUNC"). cw_impl_select() cannot move them (the entry is fixed at load
- * time); CACHEWISE_IMPL=sse2 or generic, read by the resolver, selects the
- * baseline entry. The static library keeps a plain function (see
+ * as an IFUNC"). cw_impl_select(), a tuning file's impl and
+ * CACHEWISE_TUNING cannot move it (the entry is fixed at load time; every
+ * entry copies right under any row); CACHEWISE_IMPL, read by the
+ * resolver, can. The static library keeps a plain function (see
  * src/CMakeLists.txt). */
 static CWI_ENTRY void *memcpy_entry_baseline(void *restrict dst, const void *restrict src,
                                              size_t n)
@@ -355,14 +357,69 @@ static CWI_ENTRY __attribute__((target("avx,avx2"))) void *memcpy_entry_avx2(voi
     return memcpy_through_row(dst, src, n);
 }
 
+#if defined(CWI_HAVE_AVX512_EVEX)
+/* The entry where the avx512-evex row will be selected (the amd-zen5
+ * profile's choice): the baseline entry's inline copy, then 33..128 B by a
+ * direct jump to that row's own kernel (two 64-byte vectors in zmm16-31,
+ * no vzeroupper) instead of the load and jump through g_memcpy_small. On
+ * AMD EPYC family 26 model 2, shared libraries side by side in one process:
+ * 16-64 B 1.12x the AVX2 entry's VEX-encoded copy, 72-128 B 1.12x the
+ * baseline entry (docs/RESULTS.md, "The shared library's entry"). */
+static CWI_ENTRY void *memcpy_entry_evex(void *restrict dst, const void *restrict src, size_t n)
+{
+    CWI_RETURN_IF_SMALL(dst, src, n);
+    if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1))
+        return cwi_evex_memcpy_small(dst, src, n);
+    return memcpy_through_row(dst, src, n);
+}
+#endif
+
+/* The row called name if this CPU runs it, else NULL; without libc. */
+static CWI_EARLY const struct cwi_impl *early_runnable(const char *name, uint32_t features)
+{
+    for (size_t i = 0; cwi_impls[i] != NULL; i++)
+        if (cwi_same_name(cwi_impls[i]->name, name))
+            return (cwi_impls[i]->required & features) == cwi_impls[i]->required ? cwi_impls[i]
+                                                                                 : NULL;
+    return NULL;
+}
+
+/* The implementation cwi_init() will select, as far as it is known before
+ * the process is set up: CACHEWISE_IMPL's where it names one this CPU
+ * runs, else the CPU's profile row's choice where it runs, else the best
+ * runnable (choose_impl in src/startup.c, less the tuning file). */
+static CWI_EARLY const struct cwi_impl *early_impl(void)
+{
+    uint32_t features = cwi_cpu_features();
+    char setting[16];
+    cwi_early_impl_setting(setting);
+    const struct cwi_impl *impl = early_runnable(setting, features);
+    if (impl == NULL)
+        impl = early_runnable(cwi_early_row_impl(), features);
+    for (size_t i = 0; impl == NULL && cwi_impls[i] != NULL; i++)
+        if ((cwi_impls[i]->required & features) == cwi_impls[i]->required)
+            impl = cwi_impls[i];
+    return impl;
+}
+
 /* What the resolver chose, for cw_info (the same value every time it runs). */
 static _Atomic(const char *) g_memcpy_entry;
 
-static cwi_copy_fn resolve_cw_memcpy(void)
+static CWI_EARLY cwi_copy_fn resolve_cw_memcpy(void)
 {
-    int wide = cwi_early_wide_entry();
-    atomic_store_explicit(&g_memcpy_entry, wide ? "avx2" : "baseline", memory_order_relaxed);
-    return wide ? memcpy_entry_avx2 : memcpy_entry_baseline;
+    const struct cwi_impl *impl = early_impl();
+#if defined(CWI_HAVE_AVX512_EVEX)
+    if (impl == &cwi_impl_avx512_evex) {
+        atomic_store_explicit(&g_memcpy_entry, "avx512-evex", memory_order_relaxed);
+        return memcpy_entry_evex;
+    }
+#endif
+    if (impl == &cwi_impl_avx2 || impl == &cwi_impl_avx512) {
+        atomic_store_explicit(&g_memcpy_entry, "avx2", memory_order_relaxed);
+        return memcpy_entry_avx2;
+    }
+    atomic_store_explicit(&g_memcpy_entry, "baseline", memory_order_relaxed);
+    return memcpy_entry_baseline;
 }
 
 void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)

@@ -77,12 +77,14 @@ typedef void *(*cwi_set_fn)(void *dst, int c, size_t n);
  * run before its runtime is up): src/dispatch.c. */
 #if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && !defined(CWI_NO_IFUNC)
 #define CWI_MEMCPY_IFUNC 1
-/* Whether cw_memcpy's AVX2 entry may be used: AVX2 with OS support, and
- * CACHEWISE_IMPL not naming sse2 or generic. Safe to call from an IFUNC
- * resolver (src/x86/early.c). */
-int cwi_early_wide_entry(void) CWI_HIDDEN;
+/* For cw_memcpy's IFUNC resolver, before the process is set up
+ * (src/x86/early.c): CACHEWISE_IMPL's value as the process started with it
+ * ("" where unset, longer than 15 bytes, or in a privileged process), and
+ * the implementation the CPU's profile row prefers ("" for none). */
+void cwi_early_impl_setting(char value[16]) CWI_HIDDEN;
+const char *cwi_early_row_impl(void) CWI_HIDDEN;
 #endif
-/* "avx2" or "baseline": the entry cw_memcpy was resolved to */
+/* "avx512-evex", "avx2" or "baseline": the entry cw_memcpy was resolved to */
 const char *cwi_memcpy_entry_name(void) CWI_HIDDEN;
 
 /* The largest copy cw_memcpy sends to a row's memcpy_small entry: below
@@ -186,6 +188,8 @@ CWI_HIDDEN extern const struct cwi_impl cwi_impl_avx512;
 #if defined(CWI_HAVE_AVX512_EVEX)
 /* the avx512 kernels in zmm16-31, without vzeroupper (src/x86/avx512_evex.c) */
 CWI_HIDDEN extern const struct cwi_impl cwi_impl_avx512_evex;
+/* that row's cw_memcpy kernel for 33..128 B (correct for any n up to 128) */
+CWI_HIDDEN void *cwi_evex_memcpy_small(void *restrict dst, const void *restrict src, size_t n);
 #endif
 #endif
 #if defined(__aarch64__)
@@ -241,6 +245,10 @@ CWI_HIDDEN void cwi_cache_trust(struct cwi_cpu *c);
  * IFUNC resolver may call it; cwi_cpu_detect() fills features with it
  * (src/x86/cpu.c). */
 CWI_HIDDEN uint32_t cwi_cpu_features(void);
+/* CPUID's vendor string, display family, model and stepping, the same way
+ * (0 where leaf 1 is missing); returns the highest basic leaf. */
+CWI_HIDDEN unsigned cwi_cpu_identity(char vendor[13], unsigned *family, unsigned *model,
+                                     unsigned *stepping);
 #endif
 
 /* ---- The settings (src/settings.c) ---- */

@@ -166,6 +166,13 @@ const struct cwi_profile *cwi_profile_find(const char *name)
 /* The row chosen for this CPU by vendor, family and model. */
 const struct cwi_profile *cwi_profile_for_cpu(const struct cwi_cpu *c)
     __attribute__((visibility("hidden")));
+/* The same from CPUID's vendor string, display family and model and the
+ * CWI_F_* features; without libc, for cw_memcpy's IFUNC resolver. */
+const struct cwi_profile *cwi_profile_row(const char *vendor, unsigned family, unsigned model,
+                                          uint32_t features)
+    __attribute__((visibility("hidden")));
+/* Whether two C strings are equal, without libc (for the resolver too). */
+int cwi_same_name(const char *a, const char *b) __attribute__((visibility("hidden")));
 /* The names of every built-in profile, NULL-terminated. */
 extern const char *const cwi_profile_names[] __attribute__((visibility("hidden")));
 /* Fills p from profile row r for this CPU's caches and features. */

@@ -9,6 +9,14 @@
 
 #include "internal.h"
 
+/* cwi_profile_row and what it calls run in cw_memcpy's IFUNC resolver too:
+ * on x86 without a stack protector (CWI_EARLY, src/internal.h) */
+#ifdef CWI_EARLY
+#define CWI_LOOKUP CWI_EARLY
+#else
+#define CWI_LOOKUP
+#endif
+
 #define KiB ((size_t)1 << 10)
 #define MiB ((size_t)1 << 20)
 
@@ -251,19 +259,29 @@ void cwi_cache_trust(struct cwi_cpu *c)
     }
 }
 
-const struct cwi_profile *cwi_profile_find(const char *name)
+/* The lookups below run in cw_memcpy's IFUNC resolver too (src/dispatch.c,
+ * src/x86/early.c), before the process is set up: no libc. */
+CWI_LOOKUP int cwi_same_name(const char *a, const char *b)
+{
+    while (*a != '\0' && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+CWI_LOOKUP const struct cwi_profile *cwi_profile_find(const char *name)
 {
     for (size_t i = 0; i < N_PROFILES; i++)
-        if (strcmp(profiles[i].name, name) == 0)
+        if (cwi_same_name(profiles[i].name, name))
             return &profiles[i];
     return NULL;
 }
 
-const struct cwi_profile *cwi_profile_for_cpu(const struct cwi_cpu *c)
+CWI_LOOKUP const struct cwi_profile *cwi_profile_row(const char *vendor, unsigned family,
+                                                     unsigned model, uint32_t features)
 {
     for (size_t i = 0; i < sizeof cpu_rows / sizeof cpu_rows[0]; i++)
-        if (strcmp(c->vendor, cpu_rows[i].vendor) == 0 && c->family == cpu_rows[i].family &&
-            c->model_number >= cpu_rows[i].model_lo && c->model_number <= cpu_rows[i].model_hi)
+        if (cwi_same_name(vendor, cpu_rows[i].vendor) && family == cpu_rows[i].family &&
+            model >= cpu_rows[i].model_lo && model <= cpu_rows[i].model_hi)
             return cwi_profile_find(cpu_rows[i].profile);
     /* A family 6 Intel CPU with AMX tiles is a Xeon Scalable core from
      * Sapphire Rapids on, whatever model number a hypervisor shows: a guest
@@ -271,17 +289,21 @@ const struct cwi_profile *cwi_profile_for_cpu(const struct cwi_cpu *c)
      * L2 and a 105 MiB L3 measured as the model 207 Xeon does (streaming from
      * 1.25-1.5 MiB hot, rep movsb from 16-24 KiB, streaming prefetch +8-11%;
      * docs/RESULTS.md, Intel Xeon reporting family 6 model 167). */
-    if (strcmp(c->vendor, "GenuineIntel") == 0 && c->family == 6 &&
-        (c->features & CWI_F_AMX_TILE))
+    if (cwi_same_name(vendor, "GenuineIntel") && family == 6 && (features & CWI_F_AMX_TILE))
         return cwi_profile_find("intel-server");
 #if defined(__aarch64__)
     return cwi_profile_find("generic-aarch64");
 #endif
-    if (strcmp(c->vendor, "GenuineIntel") == 0)
+    if (cwi_same_name(vendor, "GenuineIntel"))
         return cwi_profile_find("generic-intel");
-    if (strcmp(c->vendor, "AuthenticAMD") == 0 || strcmp(c->vendor, "HygonGenuine") == 0)
+    if (cwi_same_name(vendor, "AuthenticAMD") || cwi_same_name(vendor, "HygonGenuine"))
         return cwi_profile_find("generic-amd");
     return cwi_profile_find("generic");
+}
+
+const struct cwi_profile *cwi_profile_for_cpu(const struct cwi_cpu *c)
+{
+    return cwi_profile_row(c->vendor, c->family, c->model_number, c->features);
 }
 
 /* The row's threshold rule over this CPU's caches (the L3 as trusted). A missing level falls

@@ -16,7 +16,7 @@ static CWI_EARLY void cpuid(unsigned leaf, unsigned sub, unsigned r[4])
 
 /* Library code never calls memcpy: under the LD_PRELOAD shim that would
  * recurse into cachewise before it is initialised. */
-static void put_u32(char *p, uint32_t v)
+static CWI_EARLY void put_u32(char *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
         p[i] = (char)(v >> (8 * i));
@@ -105,26 +105,34 @@ CWI_EARLY uint32_t cwi_cpu_features(void)
     return f;
 }
 
-void cwi_cpu_detect_arch(struct cwi_cpu *c)
+CWI_EARLY unsigned cwi_cpu_identity(char vendor[13], unsigned *family, unsigned *model,
+                                    unsigned *stepping)
 {
     unsigned r[4];
     cpuid(0, 0, r);
     unsigned max_leaf = r[0];
-    put_u32(c->vendor + 0, r[1]);
-    put_u32(c->vendor + 4, r[3]);
-    put_u32(c->vendor + 8, r[2]);
-    c->vendor[12] = '\0';
-    int amd = strcmp(c->vendor, "AuthenticAMD") == 0 || strcmp(c->vendor, "HygonGenuine") == 0;
-    c->features = cwi_cpu_features();
+    put_u32(vendor + 0, r[1]);
+    put_u32(vendor + 4, r[3]);
+    put_u32(vendor + 8, r[2]);
+    vendor[12] = '\0';
+    *family = *model = *stepping = 0;
     if (max_leaf >= 1) {
         cpuid(1, 0, r);
         unsigned base_family = (r[0] >> 8) & 0xf, base_model = (r[0] >> 4) & 0xf;
-        c->family = base_family == 0xf ? base_family + ((r[0] >> 20) & 0xff) : base_family;
-        c->stepping = r[0] & 0xf;
-        c->model_number = base_family == 6 || base_family == 0xf
-                              ? base_model | (((r[0] >> 16) & 0xf) << 4)
-                              : base_model;
+        *family = base_family == 0xf ? base_family + ((r[0] >> 20) & 0xff) : base_family;
+        *stepping = r[0] & 0xf;
+        *model = base_family == 6 || base_family == 0xf ? base_model | (((r[0] >> 16) & 0xf) << 4)
+                                                        : base_model;
     }
+    return max_leaf;
+}
+
+void cwi_cpu_detect_arch(struct cwi_cpu *c)
+{
+    unsigned r[4];
+    unsigned max_leaf = cwi_cpu_identity(c->vendor, &c->family, &c->model_number, &c->stepping);
+    int amd = strcmp(c->vendor, "AuthenticAMD") == 0 || strcmp(c->vendor, "HygonGenuine") == 0;
+    c->features = cwi_cpu_features();
 
     cpuid(0x80000000, 0, r);
     unsigned max_ext = r[0];

@@ -5,7 +5,8 @@
  * library, before libc has run its constructors (with -z now, or when the
  * library is loaded at start-up and bound eagerly). So nothing here calls
  * libc or touches TLS (CWI_EARLY: no stack protector either): the CPU's
- * features from cwi_cpu_features(), and the environment read through
+ * features from cwi_cpu_features(), its profile row from its CPUID vendor,
+ * family and model (src/profiles.c), and the environment read through
  * environ when libc has set it, else from /proc/self/environ with raw
  * system calls; in a privileged process (AT_SECURE, read from
  * /proc/self/auxv) not at all. Compiled for the baseline ISA. */
@@ -87,7 +88,8 @@ static CWI_EARLY int early_secure(void)
     return secure;
 }
 
-/* Looks for CACHEWISE_IMPL in the environment the process started with. */
+/* Looks for CACHEWISE_IMPL in the environment the process started with
+ * (nowhere in a privileged process). */
 static CWI_EARLY void early_impl_setting(struct early_match *m)
 {
     if (early_secure())
@@ -111,23 +113,20 @@ static CWI_EARLY void early_impl_setting(struct early_match *m)
     sys3(SYS_CLOSE, fd, 0, 0);
 }
 
-static CWI_EARLY int same(const char *a, const char *b)
+CWI_EARLY void cwi_early_impl_setting(char value[16])
 {
-    while (*a != '\0' && *a == *b)
-        a++, b++;
-    return *a == *b;
-}
-
-CWI_EARLY int cwi_early_wide_entry(void)
-{
-    if (!(cwi_cpu_features() & CWI_F_AVX2))
-        return 0;
-    /* The implementation cwi_init() will select is avx512 or avx2 (the best
-     * runnable here) unless CACHEWISE_IMPL names a narrower one; any other
-     * name is refused there and the best one taken. */
     struct early_match m = {"CACHEWISE_IMPL=", 15, 0, 0, 0, {0}};
     early_impl_setting(&m);
-    const char *impl = m.found ? m.value : "";
-    return !same(impl, "sse2") && !same(impl, "generic");
+    for (size_t i = 0; i < sizeof m.value; i++)
+        value[i] = m.found ? m.value[i] : '\0';
+}
+
+CWI_EARLY const char *cwi_early_row_impl(void)
+{
+    char vendor[13];
+    unsigned family, model, stepping;
+    cwi_cpu_identity(vendor, &family, &model, &stepping);
+    const struct cwi_profile *row = cwi_profile_row(vendor, family, model, cwi_cpu_features());
+    return row != NULL && row->impl != NULL ? row->impl : "";
 }
 #endif
