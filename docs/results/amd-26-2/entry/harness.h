@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* What the standalone harnesses of this directory (cmp.c, mix.c,
- * masked-mix.c, realcall.c) share: the clock, the order of doubles for
- * qsort and a xorshift generator for sizes and offsets. */
+ * masked-mix.c, realcall.c, solib.c, solib-entries.c) share: the clock, the order of doubles for
+ * qsort, a xorshift generator for sizes and offsets, and the draw of sizes
+ * from a distribution file. */
 #ifndef ENTRY_HARNESS_H
 #define ENTRY_HARNESS_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 /* nanoseconds, monotonic */
@@ -30,6 +32,35 @@ static __attribute__((unused)) uint64_t next(void)
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return rng;
+}
+
+/* count calls drawn from a "size probability" file (the shim's profiles,
+ * the fleet distributions): n[k] from the file, so[k] and dof[k] uniform
+ * in [0, span); -1 where the file cannot be read */
+static __attribute__((unused)) int draw_sizes(const char *path, int count, size_t *n,
+                                              size_t *so, size_t *dof, size_t span)
+{
+    static double size[4096], prob[4096];
+    int sizes = 0;
+    double total = 0;
+    char line[256];
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return -1;
+    while (sizes < 4096 && fgets(line, sizeof line, f) != NULL)
+        if (line[0] != '#' && sscanf(line, "%lf %lf", &size[sizes], &prob[sizes]) == 2)
+            total += prob[sizes++];
+    fclose(f);
+    for (int k = 0; k < count; k++) {
+        double u = (double)(next() % 1000000) / 1e6 * total, c = 0;
+        int i = 0;
+        while (i < sizes - 1 && (c += prob[i]) <= u)
+            i++;
+        n[k] = (size_t)size[i];
+        so[k] = next() % span;
+        dof[k] = next() % span;
+    }
+    return 0;
 }
 
 #endif

@@ -60,26 +60,8 @@ int main(int argc, char **argv)
     memset(buf, 1, 1 << 24);
     double t[ROUTINES][ROUNDS];
     if (strcmp(argv[1], "dist") == 0) {
-        static double size[4096], prob[4096];
-        int sizes = 0;
-        double total = 0;
-        char line[256];
-        FILE *f = fopen(argv[2], "r");
-        if (f == NULL)
+        if (draw_sizes(argv[2], N, n, so, dof, REGION - 4096) != 0)
             return 1;
-        while (sizes < 4096 && fgets(line, sizeof line, f) != NULL)
-            if (line[0] != '#' && sscanf(line, "%lf %lf", &size[sizes], &prob[sizes]) == 2)
-                total += prob[sizes++];
-        fclose(f);
-        for (int k = 0; k < N; k++) {
-            double u = (double)(next() % 1000000) / 1e6 * total, c = 0;
-            int i = 0;
-            while (i < sizes - 1 && (c += prob[i]) <= u)
-                i++;
-            n[k] = (size_t)size[i];
-            so[k] = next() % (REGION - 4096);
-            dof[k] = next() % (REGION - 4096);
-        }
         for (int r = 0; r < ROUNDS; r++)
             for (int j0 = 0; j0 < ROUTINES; j0++) {
                 int j = (j0 + r) % ROUTINES;

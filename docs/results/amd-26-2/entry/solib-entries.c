@@ -91,26 +91,8 @@ int main(int argc, char **argv)
     memset(buf, 1, 1 << 24);
     double t[MAXR][ROUNDS];
     if (strcmp(argv[3], "dist") == 0) {
-        static double size[4096], prob[4096];
-        int sizes = 0;
-        double total = 0;
-        char line[256];
-        FILE *f = fopen(argv[4], "r");
-        if (f == NULL)
+        if (draw_sizes(argv[4], N, n, so, dof, REGION - 4096) != 0)
             return 1;
-        while (sizes < 4096 && fgets(line, sizeof line, f) != NULL)
-            if (line[0] != '#' && sscanf(line, "%lf %lf", &size[sizes], &prob[sizes]) == 2)
-                total += prob[sizes++];
-        fclose(f);
-        for (int k = 0; k < N; k++) {
-            double u = (double)(next() % 1000000) / 1e6 * total, c = 0;
-            int i = 0;
-            while (i < sizes - 1 && (c += prob[i]) <= u)
-                i++;
-            n[k] = (size_t)size[i];
-            so[k] = next() % (REGION - 4096);
-            dof[k] = next() % (REGION - 4096);
-        }
         timed(fns, buf, buf + (1 << 23), 0, t);
         const char *base = strrchr(argv[4], '/');
         report(base != NULL ? base + 1 : argv[4], t);
