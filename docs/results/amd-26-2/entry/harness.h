@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 
 /* nanoseconds, monotonic */
@@ -22,6 +24,25 @@ static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+/* size bytes of fresh anonymous memory, every page written (1s); NULL
+ * where mmap fails */
+static __attribute__((unused)) unsigned char *touched_buffer(size_t size)
+{
+    unsigned char *buf = mmap(0, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (buf == MAP_FAILED)
+        return NULL;
+    for (size_t i = 0; i < size; i++)
+        buf[i] = 1;
+    return buf;
+}
+
+/* the median of rounds values (sorts them) */
+static __attribute__((unused)) double median(double *t, int rounds)
+{
+    qsort(t, (size_t)rounds, sizeof(double), by_value);
+    return t[rounds / 2];
 }
 
 /* xorshift64, one fixed seed: every run draws the same sequence */

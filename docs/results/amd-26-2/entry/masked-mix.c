@@ -54,10 +54,9 @@ int main(int argc, char **argv)
     if (argc < 3)
         return 2;
     copy_fn fns[ROUTINES] = {(copy_fn)memcpy, cw_memcpy, masked};
-    unsigned char *buf = mmap(0, 1 << 24, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (buf == MAP_FAILED)
+    unsigned char *buf = touched_buffer(1 << 24);
+    if (buf == NULL)
         return 1;
-    memset(buf, 1, 1 << 24);
     double t[ROUTINES][ROUNDS];
     if (strcmp(argv[1], "dist") == 0) {
         if (draw_sizes(argv[2], N, n, so, dof, REGION - 4096) != 0)

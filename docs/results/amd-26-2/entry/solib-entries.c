@@ -38,14 +38,13 @@ static copy_fn load(const char *path)
 
 static void report(const char *what, double t[MAXR][ROUNDS])
 {
+    double m[MAXR];
     printf("%-16s", what);
-    for (int j = 0; j < ROUTINES; j++) {
-        qsort(t[j], ROUNDS, sizeof(double), by_value);
-        printf("  %s %.2f", names[j], t[j][ROUNDS / 2]);
-    }
+    for (int j = 0; j < ROUTINES; j++)
+        printf("  %s %.2f", names[j], m[j] = median(t[j], ROUNDS));
     printf(" ns ");
     for (int j = 2; j < ROUTINES; j++)
-        printf(" %s/A %.3f", names[j], t[1][ROUNDS / 2] / t[j][ROUNDS / 2]);
+        printf(" %s/A %.3f", names[j], m[1] / m[j]);
     printf("\n");
 }
 
@@ -85,10 +84,9 @@ int main(int argc, char **argv)
     argc -= ROUTINES - 3;
     if (argc < 5)
         return 2;
-    unsigned char *buf = mmap(0, 1 << 24, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (buf == MAP_FAILED)
+    unsigned char *buf = touched_buffer(1 << 24);
+    if (buf == NULL)
         return 1;
-    memset(buf, 1, 1 << 24);
     double t[MAXR][ROUNDS];
     if (strcmp(argv[3], "dist") == 0) {
         if (draw_sizes(argv[4], N, n, so, dof, REGION - 4096) != 0)
