@@ -9,7 +9,9 @@
 # Runs BUILD_DIR/programs/cwbench (default ./build) N times (2..50) with the
 # given arguments, pinned as they say, and prints per size the N HL ratios
 # B/A, their median and range, and how many processes found B significantly
-# faster or slower. -k also prints each process's full output (to stderr).
+# faster or slower; then each process's geomean of the HL ratios, where the
+# run has several sizes. -k also prints each process's full output (to
+# stderr).
 # Exit status: 0, 2 on a usage error, 1 when a process failed.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -57,9 +59,11 @@ for p in $(seq 1 "$N"); do
             sub(/ +\[$/, "", hl);
             v = "noise";
             if ($0 ~ /significant/) v = ($0 ~ /faster by/) ? "faster" : ($0 ~ /slower by/) ? "slower" : "noise";
-            print p, $1 " " $2, hl, v }' >>"$rows"
+            print p, $1 " " $2, hl, v }
+        $1 == "geomean" { print p, "geomean", $2, "-" }' >>"$rows"
 done
 awk -v N="$N" '
+    $2 == "geomean" { g = g " " $3; next }
     { key = $2 " " $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
       r[key] = r[key] " " $4; c[key]++; if ($5 == "faster") f[key]++; if ($5 == "slower") s[key]++ }
     END {
@@ -73,4 +77,5 @@ awk -v N="$N" '
             printf "%-10s %-8.3f [%.3f, %.3f]  %-13s%s\n", k, med, x[1], x[m], verdict, r[k]
         }
         if (n == 0) print "no size rows in the output (is it an --ab run?)"
+        if (g != "") print "geomean of the HL ratios, one per process:" g
     }' "$rows"

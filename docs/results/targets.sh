@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The out-of-the-box targets of a CPU (docs/RESULTS.md, "Where the targets
-# stand at ..."): hot 16 B-1 KiB at four offset pairs, random offsets, hot
+# stand at ..."): hot 16 B-1 KiB at four offset pairs, random offsets, the
+# hot power-of-two classes 256 B-1 MiB, a misaligned destination, hot
 # 2-16 MiB and cold 64 MiB against the best routines, the size distributions
 # and the programs' profiles, and the pollution of a quarter-L2 victim. Every
-# --ab cell runs in four processes (processes.sh), each distribution in four;
+# --ab cell runs in four processes (processes.sh; the classes in five), each
+# distribution in four;
 # the host probe (glibc's hot 64 B, GB/s) is printed before and after, since
 # on some hosts small-copy ratios move with the host's slow episodes.
 #   bash docs/results/targets.sh [-b BUILD_DIR] > targets-COMMIT.txt
@@ -48,6 +50,15 @@ echo
 echo "##### random offsets"
 run $P 4 --ab glibc_memcpy cw_memcpy --size 8 --size 16 --size 32 --size 64 --size 128 \
     --size 256 --size 512 --state random --pin 1
+echo
+echo "##### hot power-of-two classes 256 B-1 MiB, the default placement, five processes"
+run $P 5 --ab glibc_memcpy cw_memcpy --size 256 --size 512 --size 1K --size 2K --size 4K \
+    --size 8K --size 16K --size 32K --size 64K --size 128K --size 256K --size 512K --size 1M \
+    --samples 15 --pin 1
+echo
+echo "##### misaligned destination (0:1, not 4K-aliased) against aligned (0:0), then against glibc"
+run $P 4 --ab cw_memcpy cw_memcpy --size 4K --size 64K --size 1M --a-off 0:0 --b-off 0:1 --pin 1
+run $P 4 --ab glibc_memcpy cw_memcpy --size 4K --size 64K --size 1M --a-off 0:1 --b-off 0:1 --pin 1
 for r in rep_movsb cw_memcpy_nt glibc_memcpy; do
     echo
     echo "##### hot 2-16 MiB against $r"
