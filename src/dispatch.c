@@ -363,8 +363,11 @@ static CWI_ENTRY __attribute__((target("avx,avx2"))) void *memcpy_entry_avx2(voi
  * direct jump to that row's own kernel (two 64-byte vectors in zmm16-31,
  * no vzeroupper) instead of the load and jump through g_memcpy_small. On
  * AMD EPYC family 26 model 2, shared libraries side by side in one process:
- * 16-64 B 1.12x the AVX2 entry's VEX-encoded copy, 72-128 B 1.12x the
- * baseline entry (docs/RESULTS.md, "The shared library's entry"). */
+ * 16-64 B 1.05-1.29x the AVX2 entry's VEX-encoded copy; 65-128 B ahead of
+ * the baseline entry (1.02x, more with 4K-aliased buffers) and 2% behind
+ * the AVX2 entry's own copy where the buffers are not 4K-aliased; the size
+ * distributions 1.01-1.07x the AVX2 entry (docs/RESULTS.md, "The shared
+ * library's entry"). */
 static CWI_ENTRY void *memcpy_entry_evex(void *restrict dst, const void *restrict src, size_t n)
 {
     CWI_RETURN_IF_SMALL(dst, src, n);
