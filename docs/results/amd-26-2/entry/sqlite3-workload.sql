@@ -1,0 +1,6 @@
+CREATE TABLE t(k INTEGER PRIMARY KEY, txt TEXT, b BLOB);
+WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000)
+INSERT INTO t SELECT x, printf('%040d', abs(random()) % 1000000000), randomblob(abs(random()) % 512) FROM c;
+CREATE INDEX ti ON t(txt);
+SELECT count(*) FROM t WHERE txt LIKE '%123%';
+SELECT k FROM t ORDER BY b LIMIT 5;
