@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "internal.h"
 
@@ -83,15 +82,31 @@ static inline size_t nt_threshold(void)
     return atomic_load_explicit(&g_nt_threshold, memory_order_relaxed);
 }
 
-int cwi_impl_runnable(const struct cwi_impl *impl)
+/* Whether a CPU with these CWI_F_* features runs impl. */
+static CWI_LOOKUP int runs_on(const struct cwi_impl *impl, uint32_t features)
 {
-    return (impl->required & g_features) == impl->required;
+    return (impl->required & features) == impl->required;
 }
 
-const struct cwi_impl *cwi_impl_find(const char *name)
+/* The first row of cwi_impls (the best) a CPU with these features runs. */
+static CWI_LOOKUP const struct cwi_impl *best_runnable(uint32_t features)
 {
     for (size_t i = 0; cwi_impls[i] != NULL; i++)
-        if (strcmp(cwi_impls[i]->name, name) == 0)
+        if (runs_on(cwi_impls[i], features))
+            return cwi_impls[i];
+    return NULL;
+}
+
+int cwi_impl_runnable(const struct cwi_impl *impl)
+{
+    return runs_on(impl, g_features);
+}
+
+/* without libc: cw_memcpy's IFUNC resolver asks it too */
+CWI_LOOKUP const struct cwi_impl *cwi_impl_find(const char *name)
+{
+    for (size_t i = 0; cwi_impls[i] != NULL; i++)
+        if (cwi_same_name(cwi_impls[i]->name, name))
             return cwi_impls[i];
     return NULL;
 }
@@ -140,16 +155,11 @@ const struct cwi_impl *cwi_dispatch_setup(uint32_t features)
 {
     g_features = features;
     size_t k = 0;
-    const struct cwi_impl *best = NULL;
-    for (size_t i = 0; cwi_impls[i] != NULL; i++) {
-        if (cwi_impl_runnable(cwi_impls[i])) {
+    for (size_t i = 0; cwi_impls[i] != NULL; i++)
+        if (cwi_impl_runnable(cwi_impls[i]))
             g_runnable[k++] = cwi_impls[i]->name;
-            if (best == NULL)
-                best = cwi_impls[i];
-        }
-    }
     g_runnable[k] = NULL;
-    return best;
+    return best_runnable(features);
 }
 
 static inline const struct cwi_impl *active(void)
@@ -380,11 +390,8 @@ static CWI_ENTRY void *memcpy_entry_evex(void *restrict dst, const void *restric
 /* The row called name if this CPU runs it, else NULL; without libc. */
 static CWI_EARLY const struct cwi_impl *early_runnable(const char *name, uint32_t features)
 {
-    for (size_t i = 0; cwi_impls[i] != NULL; i++)
-        if (cwi_same_name(cwi_impls[i]->name, name))
-            return (cwi_impls[i]->required & features) == cwi_impls[i]->required ? cwi_impls[i]
-                                                                                 : NULL;
-    return NULL;
+    const struct cwi_impl *impl = cwi_impl_find(name);
+    return impl != NULL && runs_on(impl, features) ? impl : NULL;
 }
 
 /* The implementation cwi_init() will select, as far as it is known before
@@ -399,10 +406,7 @@ static CWI_EARLY const struct cwi_impl *early_impl(void)
     const struct cwi_impl *impl = early_runnable(setting, features);
     if (impl == NULL)
         impl = early_runnable(cwi_early_row_impl(), features);
-    for (size_t i = 0; impl == NULL && cwi_impls[i] != NULL; i++)
-        if ((cwi_impls[i]->required & features) == cwi_impls[i]->required)
-            impl = cwi_impls[i];
-    return impl;
+    return impl != NULL ? impl : best_runnable(features);
 }
 
 /* What the resolver chose, for cw_info (the same value every time it runs). */
@@ -411,18 +415,20 @@ static _Atomic(const char *) g_memcpy_entry;
 static CWI_EARLY cwi_copy_fn resolve_cw_memcpy(void)
 {
     const struct cwi_impl *impl = early_impl();
+    const char *name = "baseline";
+    cwi_copy_fn entry = memcpy_entry_baseline;
+    if (impl == &cwi_impl_avx2 || impl == &cwi_impl_avx512) {
+        name = "avx2";
+        entry = memcpy_entry_avx2;
+    }
 #if defined(CWI_HAVE_AVX512_EVEX)
     if (impl == &cwi_impl_avx512_evex) {
-        atomic_store_explicit(&g_memcpy_entry, "avx512-evex", memory_order_relaxed);
-        return memcpy_entry_evex;
+        name = "avx512-evex";
+        entry = memcpy_entry_evex;
     }
 #endif
-    if (impl == &cwi_impl_avx2 || impl == &cwi_impl_avx512) {
-        atomic_store_explicit(&g_memcpy_entry, "avx2", memory_order_relaxed);
-        return memcpy_entry_avx2;
-    }
-    atomic_store_explicit(&g_memcpy_entry, "baseline", memory_order_relaxed);
-    return memcpy_entry_baseline;
+    atomic_store_explicit(&g_memcpy_entry, name, memory_order_relaxed);
+    return entry;
 }
 
 void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)

@@ -250,6 +250,14 @@ CWI_HIDDEN uint32_t cwi_cpu_features(void);
 CWI_HIDDEN unsigned cwi_cpu_identity(char vendor[13], unsigned *family, unsigned *model,
                                      unsigned *stepping);
 #endif
+/* The lookups that cw_memcpy's IFUNC resolver shares with start-up (the
+ * profile row, src/profiles.c; the implementation row, src/dispatch.c):
+ * CWI_EARLY where it exists (x86), plain functions elsewhere. */
+#ifdef CWI_EARLY
+#define CWI_LOOKUP CWI_EARLY
+#else
+#define CWI_LOOKUP
+#endif
 
 /* ---- The settings (src/settings.c) ---- */
 /* Every setting of the policy, in the order of cw_info's settings. */

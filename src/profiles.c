@@ -9,14 +9,6 @@
 
 #include "internal.h"
 
-/* cwi_profile_row and what it calls run in cw_memcpy's IFUNC resolver too:
- * on x86 without a stack protector (CWI_EARLY, src/internal.h) */
-#ifdef CWI_EARLY
-#define CWI_LOOKUP CWI_EARLY
-#else
-#define CWI_LOOKUP
-#endif
-
 #define KiB ((size_t)1 << 10)
 #define MiB ((size_t)1 << 20)
 

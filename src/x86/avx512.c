@@ -25,13 +25,13 @@
 #if defined(CWL_SAFE_INSTANCE)
 CWL_SAFE_KERNEL_DEF(cwi_avx512_copy_safe)
 #elif defined(CWL_EVEX_INSTANCE)
+/* this row's 33..128 B kernel by name, for the shared library's cw_memcpy
+ * entry on CPUs whose profile prefers the row (src/dispatch.c) */
+void *cwi_evex_memcpy_small(void *restrict dst, const void *restrict src, size_t n)
+    __attribute__((alias("cwl_k_memcpy_small_flat")));
 /* the same kernels built into zmm16-31 (x86/avx512_evex.c); cw_copy_safe's
  * fast path keeps the avx512 row's safe kernel: the same bytes, and a fault
  * stops inside its section either way */
-/* its 33..128 B kernel by name, for the shared library's cw_memcpy entry
- * on CPUs whose profile prefers this row (src/dispatch.c) */
-void *cwi_evex_memcpy_small(void *restrict dst, const void *restrict src, size_t n)
-    __attribute__((alias("cwl_k_memcpy_small_flat")));
 const struct cwi_impl cwi_impl_avx512_evex =
     CWL_ROW("avx512-evex", AVX512_REQUIRED, CWI_SAFE_KERNEL(cwi_avx512_copy_safe));
 #else
