@@ -52,7 +52,7 @@ static void *memmove_first_use(void *dst, const void *src, size_t n);
  * on the way shows: one jump through this pointer made 160 B-4 KiB copies
  * 1.07-1.11x faster with a misaligned source and destination, 1.0-1.1x
  * aligned (medians of three processes; AMD EPYC family 26 model 2,
- * docs/RESULTS.md, "One load before the kernel"). Until selection: the
+ * docs/results/amd-26-2/README.md, "One load before the kernel"). Until selection: the
  * first-use paths. */
 static _Atomic(cwi_copy_fn) g_memcpy_copy = memcpy_first_use;
 static _Atomic(cwi_move_fn) g_memmove_move = memmove_first_use;
@@ -265,7 +265,7 @@ static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
  * loads and one branch never taken, and the 64 B tree pays nothing for the
  * setting below 32 B or above 64 B. (A first test of the setting itself cost the 64 B tree a taken
  * branch on every path: hot 4-24 B 0.81-0.86x the 32 B tree, random 80-128
- * B 0.88-0.91x, on AMD EPYC family 26 model 2, docs/RESULTS.md, "The
+ * B 0.88-0.91x, on AMD EPYC family 26 model 2, docs/results/amd-26-2/README.md, "The
  * entry's classes".) dst is put in the return register before the copy, so
  * that every size class ends in its own one-byte ret: with "mov %rdi,%rax;
  * ret" as the common tail, GCC sent the 1-7 B classes to one shared copy of
@@ -376,7 +376,7 @@ static CWI_ENTRY __attribute__((target("avx,avx2"))) void *memcpy_entry_avx2(voi
  * 16-64 B 1.05-1.29x the AVX2 entry's VEX-encoded copy; 65-128 B ahead of
  * the baseline entry (1.02x, more with 4K-aliased buffers) and 2% behind
  * the AVX2 entry's own copy where the buffers are not 4K-aliased; the size
- * distributions 1.01-1.07x the AVX2 entry (docs/RESULTS.md, "The shared
+ * distributions 1.01-1.07x the AVX2 entry (docs/results/amd-26-2/README.md, "The shared
  * library's entry"). */
 static CWI_ENTRY void *memcpy_entry_evex(void *restrict dst, const void *restrict src, size_t n)
 {

@@ -64,7 +64,7 @@ CWL_INLINE void cwl_bwd(cwl_u8 *d, const cwl_u8 *s, size_t n)
      * head an iteration sooner whenever the lowest of them would have added
      * at most one vector above it (n - 4W mod 4W in 1..W): 576 B 4K-aliased
      * 0.68 -> 0.99x glibc, 832 B 0.85 -> 0.98-1.00, 1088 B 0.96-0.97 ->
-     * 1.17-1.20 (AMD EPYC family 26 model 2, docs/RESULTS.md, "Where the
+     * 1.17-1.20 (AMD EPYC family 26 model 2, docs/results/amd-26-2/README.md, "Where the
      * targets stand at 511b998"). The 32- and 16-byte rows keep their
      * blocks: on that CPU their loop moved by up to 16% with any edit of
      * this code, and they serve CPUs not measured for it. */

@@ -4,7 +4,7 @@
 # docs/results/<cpu>/<topic>.txt, <cpu> named from CPUID (amd-25-1, intel-6-207).
 #   bash docs/results/measure.sh [BUILD_DIR] [topic...]
 # BUILD_DIR defaults to ./build (cmake -S . -B build && cmake --build build).
-# Topics: default issue2 t1 t2 t3 t4 t5 t6 t8 safe (default: all). t3 reads the
+# Topics: default glibc-ab t1 t2 t3 t4 t5 t6 t8 safe (default: all). t3 reads the
 # fleet distributions shipped in data/memcpy-sizes.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -15,7 +15,7 @@ cpu=$("$CWB" info | sed -n 's/^cpu: .*(\([A-Za-z]*\) family \([0-9]*\) model \([
       sed 's/GenuineIntel/intel/; s/AuthenticAMD/amd/')
 OUT=$ROOT/docs/results/${cpu:-unknown}
 mkdir -p "$OUT"
-TOPICS=${*:-default issue2 t1 t2 t3 t4 t5 t6 t8 safe}
+TOPICS=${*:-default glibc-ab t1 t2 t3 t4 t5 t6 t8 safe}
 [ -x "$CWB" ] || { echo "no $CWB: build first" >&2; exit 2; }
 
 run() { # run TOPIC cmd...
@@ -33,7 +33,7 @@ for t in $TOPICS; do
     : >"$OUT/$t.txt"
     case $t in
     default) run default ;;
-    issue2) run issue2 --ab glibc_memcpy cw_memcpy --size 4K --size 64M --samples 20 --pin 1 ;;
+    glibc-ab) run glibc-ab --ab glibc_memcpy cw_memcpy --size 4K --size 64M --samples 20 --pin 1 ;;
     t1)
         for seed in 1 2 3; do
             run t1 sweep --routines cw_memcpy,glibc_memcpy,rep_movsb,stream_avx2,pmem_memcpy_nt,cw_memcpy_nt \
@@ -110,7 +110,7 @@ for t in $TOPICS; do
         git -C "$ROOT" worktree remove --force "$base/src" >/dev/null 2>&1
         rm -rf "$base" ;;
     safe)
-        # cw_copy_safe's cost (issue 5): three runs, the host drifts between them
+        # cw_copy_safe's cost: three runs, the host drifts between them
         for seed in 1 2 3; do
             run safe --ab cw_memcpy cw_copy_safe --size 16 --size 256 --size 4K --size 16K \
                 --size 64K --size 1M --samples 20 --seed $seed --pin 1

@@ -7,7 +7,7 @@
 # command prefix: an environment and a cwbench binary, e.g.
 # "CACHEWISE_IMPL=avx512 build/programs/cwbench". One binary under two
 # settings runs its code at the same addresses, and pairs that alternate
-# spread the host's drift over both configurations alike (docs/RESULTS.md,
+# spread the host's drift over both configurations alike (docs/results/amd-26-2/README.md,
 # "The avx512-evex row").
 #   bash docs/results/pairs.sh N "PREFIX_A" "PREFIX_B" cwbench-arguments...
 # Exit status: 0, 2 on a usage error, 1 when a process failed.

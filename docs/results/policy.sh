@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The per-CPU policy's targets (docs/RESULTS.md, "Per-CPU policy"): every
+# The per-CPU policy's targets (docs/RESULTS.md, each CPU's section): every
 # command and its full output go to docs/results/<cpu>/policy-<topic>.txt,
 # <cpu> named from CPUID (e.g. intel-6-207, amd-25-1).
 #   bash docs/results/policy.sh [BUILD_DIR] [topic...]

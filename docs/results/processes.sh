@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One `cwbench --ab` comparison in N separate processes, and per size what
-# they agree on. On some CPUs (AMD EPYC family 26 model 2: docs/RESULTS.md,
-# "AMD EPYC Zen 5") copies of a few nanoseconds move by 10-40% from one
+# they agree on. On some CPUs (AMD EPYC family 26 model 2:
+# docs/results/amd-26-2/README.md, "Timed from eight call sites") copies of a few nanoseconds move by 10-40% from one
 # process to the next (code and buffers land elsewhere), more than a
 # single run's confidence interval admits; a difference is real only where
 # every process finds it.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The out-of-the-box targets of a CPU (docs/RESULTS.md, "Where the targets
-# stand at ..."): hot 16 B-1 KiB at four offset pairs, random offsets, the
+# The out-of-the-box targets of a CPU (docs/RESULTS.md, a CPU's "Where the
+# targets stand at ..."; the earlier runs on AMD EPYC family 26 model 2 in
+# docs/results/amd-26-2/README.md): hot 16 B-1 KiB at four offset pairs, random offsets, the
 # hot power-of-two classes 256 B-1 MiB, a misaligned destination, hot
 # 2-16 MiB and cold 64 MiB against the best routines, the size distributions
 # and the programs' profiles, and the pollution of a quarter-L2 victim. Every
@@ -34,7 +35,7 @@ echo "### $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git -C "$ROOT" rev-parse --
     "$("$CWB" info | sed -n 's/^cpu: //p')"
 probe
 # multiples of 64 and sizes between them: 257 B-1 KiB copies that are not
-# multiples of 64 have read 0.1x below their neighbours (docs/RESULTS.md,
+# multiples of 64 have read 0.1x below their neighbours (docs/results/amd-26-2/README.md,
 # "Six stores for 257-384 B")
 sizes="--size 16 --size 32 --size 40 --size 48 --size 64 --size 72 --size 96 --size 100 --size 128"
 sizes="$sizes --size 144 --size 192 --size 256 --size 304 --size 320 --size 384 --size 400"

@@ -60,7 +60,7 @@ CWL_INLINE void cwl_ht4(cwl_u8 *d, const cwl_u8 *s, size_t n)
  * sizes spread evenly over 257-512 B (MemcpyGoogleD, sqlite3's profile
  * 0.98x to 0.96x). Seven or eight vectors keep cwl_ht4: shapes with fewer
  * stores there read 5-8% faster at fixed offsets and 1-3% slower at random
- * ones (docs/RESULTS.md, "Six stores for 257-384 B"). The other rows keep
+ * ones (docs/results/amd-26-2/README.md, "Six stores for 257-384 B"). The other rows keep
  * cwl_ht4 throughout. */
 CWL_INLINE void cwl_copy_4to8(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {

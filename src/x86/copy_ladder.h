@@ -143,7 +143,7 @@ CWL_INLINE int cwl_ht8_size(size_t n)
  * AMD EPYC family 26 model 2), cwl_ht8 elsewhere: where the destination is
  * misaligned every store of either shape is split, and twelve head vectors
  * for every destination read up to 12% slower at 960 B-1 KiB with it one
- * byte off (docs/RESULTS.md, "Four tail stores for 897-1023 B"). */
+ * byte off (docs/results/amd-26-2/README.md, "Four tail stores for 897-1023 B"). */
 CWL_INLINE void cwl_copy_13to16(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     if (n <= 13 * CWL_W)
@@ -162,7 +162,7 @@ CWL_INLINE void cwl_copy_13to16(cwl_u8 *d, const cwl_u8 *s, size_t n)
  * from 0.85-1.04x glibc to 0.89-1.71x at the four offset pairs, 0.97-1.30x
  * but for 720-752 B at 0:0 (0.89-1.02) and 3:13 (0.90-0.93) and 528-560 B
  * at 3:13 (0.97-0.99), random offsets 576-768 B 1.00 -> 1.06-1.21
- * (docs/RESULTS.md, "Fewer stores for 513-768 B"). */
+ * (docs/results/amd-26-2/README.md, "Fewer stores for 513-768 B"). */
 CWL_INLINE void cwl_copy_9to12_window(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
@@ -242,7 +242,7 @@ CWL_KERNEL int cwl_k_path(const void *dst, const void *src, size_t n, int stream
  * this hint's copy, the source read as rep movsb reads it (AMD EPYC family
  * 26 model 2, 64 MiB: rep movsb and the streaming loop each evicted
  * 0.33-1.00 of a quarter-L2 victim from run to run, neither reliably
- * less; docs/RESULTS.md, "Where the targets stand at cf410ec"). */
+ * less; docs/results/amd-26-2/README.md, "Where the targets stand at cf410ec"). */
 CWL_KERNEL void *cwl_k_copy_nt_srcnta(void *restrict dst, const void *restrict src, size_t n)
 {
     if (n < CWL_NT_MIN)
@@ -349,9 +349,10 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small(void *restrict 
  * a cycle on AMD EPYC family 26 model 2, and cwl_k_copy's first test (is
  * n above two vectors?) was taken for every copy the entry sends here, a
  * second test of what the entry had just decided: from here 129-256 B
- * (avx512) reach their block with no taken branch (docs/RESULTS.md, "AMD
- * EPYC Zen 5", "cw_memcpy's copy past the small entry"). cw_memcpy uses
- * it where the policy's memcpy_mid says direct (src/dispatch.c). */
+ * (avx512) reach their block with no taken branch
+ * (docs/results/amd-26-2/README.md, "cw_memcpy's copy past the small
+ * entry"). cw_memcpy uses it where the policy's memcpy_mid says direct
+ * (src/dispatch.c). */
 CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict dst,
                                                                  const void *restrict src,
                                                                  size_t n)
@@ -372,7 +373,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
          * AMD EPYC family 26 model 2, in one process, 448 B 1.08x faster
          * at four of five placements, 512 B 1.01-1.04x, 129-400 B level;
          * the size distributions level within that harness's spread
-         * (docs/RESULTS.md, "385-512 B with one taken branch").
+         * (docs/results/amd-26-2/README.md, "385-512 B with one taken branch").
          * cwl_copy_4to8 keeps the same test, so that it stays right for
          * all of 257-512 B; the compiler drops it here. Moving the whole
          * choice into one helper changed GCC's layout and store order of
@@ -406,7 +407,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
      * avx512-evex row copies up to 14 vectors with twelve from the head and
      * one or two ending at the end instead, 13 or 14 stores: there hot
      * 800-832 B went from 0.84-0.97x glibc to 0.87-1.11x, 848-896 B from
-     * 0.84-1.07x to 1.02-1.22x at the four offset pairs (docs/RESULTS.md,
+     * 0.84-1.07x to 1.02-1.22x at the four offset pairs (docs/results/amd-26-2/README.md,
      * "Fewer stores for 769-896 B"); 15-16 vectors: cwl_copy_13to16. */
     if (cwl_ht8_size(n)) {
 #if defined(CWL_EVEX_INSTANCE)
@@ -436,7 +437,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
  * cwl_k_memcpy_small's one test (is n above 64?) sends one of
  * its two classes through a taken branch, a cycle on AMD EPYC family 26
  * model 2: there this block runs 65-128 B 1.10-1.13x faster and 33-64 B
- * level with it, level with glibc at both (docs/RESULTS.md, "cw_memcpy's
+ * level with it, level with glibc at both (docs/results/amd-26-2/README.md, "cw_memcpy's
  * copy past the small entry"). Used where the policy's memcpy_mid says
  * direct (src/dispatch.c). Correct for any n up to 128. */
 CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small_flat(void *restrict dst,
@@ -450,7 +451,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small_flat(void *rest
      * 65-128 B here, so the test of n is never taken there. On AMD EPYC
      * family 26 model 2, in one process against the four stores, 72-128 B
      * ran 1.11-1.20x faster at five of six placements (0.4 ns a call);
-     * across processes the size distributions read level (docs/RESULTS.md,
+     * across processes the size distributions read level (docs/results/amd-26-2/README.md,
      * "Two stores for 65-128 B"). */
     if (__builtin_expect(n <= 64, 0)) {
         cwl_ladder(dst, src, n);

@@ -8,7 +8,7 @@
  * 1 KiB ahead ("pr1k"), both ("pwr1k"), or the whole destination
  * prefetched for writing first ("pwall"). Medians of 21 rounds, every
  * variant on a fresh offset sequence each round; ratios to glibc's memcpy.
- * Build and run (docs/RESULTS.md, "AMD EPYC Zen 5"):
+ * Build and run (docs/results/amd-26-2/README.md, "The rep movsb window from 8 KiB"):
  *   gcc -O2 -Iinclude docs/results/amd-26-2/l2-loop-variants.c build/src/libcachewise.a \
  *       -lpthread -o l2-loop-variants
  *   taskset -c 1 ./l2-loop-variants 8192; taskset -c 1 ./l2-loop-variants 8192 hot */

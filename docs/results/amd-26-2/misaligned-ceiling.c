@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* How fast this core moves 4 KiB in the L1 when source and destination are
  * misaligned against each other, the limit of the "misaligned destination
- * >= 0.9x aligned" target at 4 KiB (docs/RESULTS.md, "AMD EPYC Zen 5").
+ * >= 0.9x aligned" target at 4 KiB (docs/results/amd-26-2/README.md, "What
+ * a misaligned 4 KiB copy can reach").
  * Both buffers stay in the L1 (the same 4 KiB every call). Each line is the
  * median GB/s of 21 rounds, every variant in every round (interleaved):
  *   load64 / load32      loads only (64- or 32-byte vectors), at offset 0 or

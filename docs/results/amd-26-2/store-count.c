@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What a hot 257-512 B copy waits on: the number of 64-byte stores it makes
- * (docs/RESULTS.md, "Six stores for 257-384 B"). Each variant copies n
+ * (docs/results/amd-26-2/README.md, "Six stores for 257-384 B"). Each variant copies n
  * bytes from one L1-resident buffer to another (source at a page boundary,
  * destination 2 KiB above it, as cwbench places them), called through a
  * pointer from one loop; each line is the median ns per call of 41 rounds,

@@ -57,7 +57,7 @@ void cwb_dist_draw(const struct cwb_dist *d, struct cwb_call *calls, size_t n, s
  * new draw otherwise ran its calls from freshly written (dirty) lines, the
  * others from lines the batches before had read, and on AMD EPYC family 26
  * model 2 the first routine of a round took 0.2-0.6 ns a call longer,
- * 33-64 B at random offsets (docs/RESULTS.md, "The first batch of a
+ * 33-64 B at random offsets (docs/results/amd-26-2/README.md, "The first batch of a
  * round"). */
 #define CWB_SEQ_MAX_USERS 64
 struct cwb_seq {

@@ -189,7 +189,8 @@ struct sample { double wall, cpu; double bytes; };
  * indirect branch alternates between routines from batch to batch, and the
  * predictor state it leaves behind favoured one routine or the other for a
  * whole process (256 B hot: glibc 59 GB/s and cw_memcpy 69, or 75 and 55,
- * from one process to the next; docs/RESULTS.md section 2). A program's own
+ * from one process to the next on AMD EPYC family 25 model 1;
+ * docs/results/amd-25-1/README.md, "2. In-cache sizes, hot"). A program's own
  * call sites are monomorphic; so are these. */
 #define CWB_SITES 64
 typedef void *(*copy_fn)(void *, const void *, size_t);
@@ -264,11 +265,11 @@ static const replay_loop replay_loops[CWB_SITES] = CWB_TABLE(replay);
  * reads faster or slower, whichever address the loop got: on AMD EPYC
  * family 26 model 2, 64 B hot 0.72-1.17x glibc from one loop copy to the
  * next in one binary, 512 B 0.80-1.02x from process to process against
- * 0.98-1.04x with the samples spread over eight (docs/RESULTS.md, "Timed
+ * 0.98-1.04x with the samples spread over eight (docs/results/amd-26-2/README.md, "Timed
  * from eight call sites"). 64 copies, so that the default report's nine
  * routines still get seven each: with 16 they had one, and its 64 B hot
  * row read cw_memcpy 0.70-1.43x glibc from run to run, 0.98-1.06x with
- * seven (docs/RESULTS.md, "Seven call sites per routine in the default
+ * seven (docs/results/amd-26-2/README.md, "Seven call sites per routine in the default
  * report"). Calibration uses the first (s = 0). With more than
  * CWB_SITES / 2 routines each keeps one site. */
 static size_t sample_site(size_t i, size_t nrt, int s)

@@ -84,7 +84,7 @@ double cwb_run_median_gbps(const struct cwb_run *r);
  * shuffle per round left that to chance, and with the default seed the
  * same chance in every process: in `cwbench dist` routine 0 ran first in
  * 10 of 15 rounds, and on AMD EPYC family 26 model 2 the first batch of a
- * round was the slow one (docs/RESULTS.md, "The first batch of a round"). */
+ * round was the slow one (docs/results/amd-26-2/README.md, "The first batch of a round"). */
 void cwb_round_order(size_t *round, size_t *base, size_t nrt, int s, uint64_t *rng);
 
 #endif /* CWB_MEASURE_H */

@@ -54,7 +54,7 @@ static void *r_cw_memmove(void *d, const void *s, size_t n)
  * taken branch per call that no static program has, and on AMD EPYC
  * family 26 model 2 that branch cost a hot copy of 48-128 B a cycle of
  * about seven: 0.85-0.88x glibc through the wrapper, 0.99-1.02x called
- * directly (docs/RESULTS.md, "How cwbench calls cw_memcpy"). */
+ * directly (docs/results/amd-26-2/README.md, "How cwbench calls cw_memcpy"). */
 #define r_cw_memcpy cw_memcpy
 #define r_cw_memcpy_nt cw_memcpy_nt
 #define r_cw_flushcache cw_memcpy_flushcache

@@ -202,8 +202,8 @@ static int tune_threshold(struct cwb_engine *e, const struct tune_opts *t, struc
  * misaligned, and (up to TUNE_REP_RANDOM_MAX) at random offsets, where the
  * bytes are in the L2 as a program's copies of these sizes mostly find
  * them: on AMD EPYC family 26 model 2 rep movsb is 0.6x the vector loop
- * hot at 8-16 KiB and 1.2x at random offsets (docs/RESULTS.md, "AMD EPYC
- * Zen 5"). Where the placements disagree so, the measurement cannot say
+ * hot at 8-16 KiB and 1.2x at random offsets (docs/results/amd-26-2/README.md,
+ * "The first measurements"). Where the placements disagree so, the measurement cannot say
  * which matters more, and the size keeps the choice of the policy the
  * tuner started from. */
 static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct found *f,

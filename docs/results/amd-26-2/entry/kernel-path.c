@@ -6,7 +6,7 @@
  * called through a function pointer, in one process; medians of 31
  * rounds of 20000 calls, in ns a call. Arguments: the source and
  * destination offsets, then the sizes (the destination sits 2 KiB into
- * its page, so no size here is 4K-aliased). Build and run (docs/RESULTS.md,
+ * its page, so no size here is 4K-aliased). Build and run (docs/results/amd-26-2/README.md,
  * "The rep window's size test first"):
  *   gcc -O2 -Iinclude -Isrc docs/results/amd-26-2/entry/kernel-path.c build/src/libcachewise.a \
  *       -lpthread -o kernel-path

@@ -6,7 +6,7 @@
  * of 20000 calls. GCC 12 -O2 compiles "asc" and "tailfirst" with their
  * 129-256 B path ending in a jump back to a shared tail (objdump -d), "desc"
  * and "inter" without: the store order costs nothing where neither jumps
- * (257-512 B), the jump about a cycle. docs/RESULTS.md, "cw_memcpy's copy
+ * (257-512 B), the jump about a cycle. docs/results/amd-26-2/README.md, "cw_memcpy's copy
  * past the small entry". Build and run:
  *   gcc -O2 docs/results/amd-26-2/entry/taken-branch.c -o taken-branch
  *   objdump -d --no-show-raw-insn taken-branch | awk '/<asc>:/,/^$/'
