@@ -250,6 +250,25 @@ static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
     else
         cwi_copy_upto15(d, s, n);
 }
+
+/* copy_upto32 for the entries whose first test is the 128 B bound
+ * (memcpy_past_small): behind that test GCC laid the tree out anew, 4-7 B
+ * as the fall-through and 8-15 B (the commoner class in the fleet's
+ * copies: 13-59% of their calls against 6-17%) and 1-3 B one taken branch
+ * further (hot 1 B 0.82x); the hints restore copy_upto32's layout. */
+static inline __attribute__((always_inline)) void copy_upto32_8first(unsigned char *d,
+                                                                    const unsigned char *s,
+                                                                    size_t n)
+{
+    if (__builtin_expect(n >= 16, 0))
+        cwi_copy_16to32(d, s, n);
+    else if (__builtin_expect(n >= 8, 1))
+        cwi_copy_8to15(d, s, n);
+    else if (__builtin_expect(n >= 4, 0))
+        cwi_copy_4to7(d, s, n);
+    else
+        cwi_copy_upto3(d, s, n);
+}
 #endif
 
 /* The entries' first step: copies of at most g_inline.max bytes (32 or 64,
@@ -272,7 +291,7 @@ static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
  * it (four taken branches where glibc takes two; 2-4 B hot 0.85-0.89 of
  * glibc on the Xeon, docs/RESULTS.md). */
 #ifdef CWI_INLINE_MAX
-#define CWI_RETURN_IF_SMALL(dst, src, n)                                                         \
+#define CWI_RETURN_IF_SMALL_BY(dst, src, n, copy_upto32_fn)                                      \
     do {                                                                                         \
         if ((n) <= atomic_load_explicit(&g_inline.max, memory_order_relaxed)) {                  \
             void *ret_ = (dst);                                                                  \
@@ -281,13 +300,14 @@ static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
                                                              memory_order_relaxed), 0))          \
                 cwi_copy_32to64(ret_, (src), (n));                                               \
             else                                                                                 \
-                copy_upto32(ret_, (src), (n));                                                   \
+                copy_upto32_fn(ret_, (src), (n));                                                \
             return ret_;                                                                         \
         }                                                                                        \
     } while (0)
 #else
-#define CWI_RETURN_IF_SMALL(dst, src, n) ((void)0)
+#define CWI_RETURN_IF_SMALL_BY(dst, src, n, copy_upto32_fn) ((void)0)
 #endif
+#define CWI_RETURN_IF_SMALL(dst, src, n) CWI_RETURN_IF_SMALL_BY(dst, src, n, copy_upto32)
 
 /* The small-copy entries start on a 64-byte boundary: their few dozen
  * bytes of hot path then sit in the same fetch blocks whatever else in
@@ -302,6 +322,28 @@ static inline __attribute__((always_inline)) void *memcpy_through_row(void *rest
 {
     if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1))
         return atomic_load_explicit(&g_memcpy_small, memory_order_acquire)(dst, src, n);
+    if (__builtin_expect(n >= nt_threshold(), 0))
+        return memcpy_streaming(dst, src, n);
+    return atomic_load_explicit(&g_memcpy_copy, memory_order_acquire)(dst, src, n);
+}
+
+/* cw_memcpy past CWI_MEMCPY_SMALL, for the entries that test that bound
+ * first (the static cw_memcpy, the avx512-evex IFUNC entry): the
+ * threshold, then the row's kernel. Testing the bound first, against an
+ * immediate, keeps the load of g_inline.max off these copies' way: on AMD
+ * EPYC family 26 model 2 each load on the way to a copy's kernel cost it
+ * 0.4-1 ns even where the kernel's stores take several (1.5-2.5 KiB with
+ * a misaligned buffer; entry/chain.c). With the bound first every hot
+ * size of 144 B-1 KiB ran 1.01-1.19x faster at the four offset pairs
+ * (sizes below 0.97x glibc: 15 of 104 to 1), MemcpyGoogleD 1.03x, where
+ * the copies below it pay one compare not taken (16-128 B 0.97-1.02x,
+ * sort's mostly 32-64 B replay 0.95x, MemmoveGoogleA 0.98x; builds
+ * alternating, docs/results/amd-26-2/README.md, "The 128 B bound
+ * first"). */
+static inline __attribute__((always_inline)) void *memcpy_past_small(void *restrict dst,
+                                                                    const void *restrict src,
+                                                                    size_t n)
+{
     if (__builtin_expect(n >= nt_threshold(), 0))
         return memcpy_streaming(dst, src, n);
     return atomic_load_explicit(&g_memcpy_copy, memory_order_acquire)(dst, src, n);
@@ -369,9 +411,10 @@ static CWI_ENTRY __attribute__((target("avx,avx2"))) void *memcpy_entry_avx2(voi
 
 #if defined(CWI_HAVE_AVX512_EVEX)
 /* The entry where the avx512-evex row will be selected (the amd-zen5
- * profile's choice): the baseline entry's inline copy, then 33..128 B by a
- * direct jump to that row's own kernel (two 64-byte vectors in zmm16-31,
- * no vzeroupper) instead of the load and jump through g_memcpy_small. On
+ * profile's choice): the 128 B bound first (memcpy_past_small), the
+ * baseline entry's inline copy, then 33..128 B by a direct jump to that
+ * row's own kernel (two 64-byte vectors in zmm16-31, no vzeroupper)
+ * instead of the load and jump through g_memcpy_small. On
  * AMD EPYC family 26 model 2, shared libraries side by side in one process:
  * 16-64 B 1.05-1.29x the AVX2 entry's VEX-encoded copy; 65-128 B ahead of
  * the baseline entry (1.02x, more with 4K-aliased buffers) and 2% behind
@@ -380,10 +423,10 @@ static CWI_ENTRY __attribute__((target("avx,avx2"))) void *memcpy_entry_avx2(voi
  * library's entry"). */
 static CWI_ENTRY void *memcpy_entry_evex(void *restrict dst, const void *restrict src, size_t n)
 {
-    CWI_RETURN_IF_SMALL(dst, src, n);
-    if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1))
-        return cwi_evex_memcpy_small(dst, src, n);
-    return memcpy_through_row(dst, src, n);
+    if (__builtin_expect(n > CWI_MEMCPY_SMALL, 0))
+        return memcpy_past_small(dst, src, n);
+    CWI_RETURN_IF_SMALL_BY(dst, src, n, copy_upto32_8first);
+    return cwi_evex_memcpy_small(dst, src, n);
 }
 #endif
 
@@ -443,8 +486,10 @@ const char *cwi_memcpy_entry_name(void)
 #else
 CWI_ENTRY void *cw_memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
-    CWI_RETURN_IF_SMALL(dst, src, n);
-    return memcpy_through_row(dst, src, n);
+    if (__builtin_expect(n > CWI_MEMCPY_SMALL, 0))
+        return memcpy_past_small(dst, src, n);
+    CWI_RETURN_IF_SMALL_BY(dst, src, n, copy_upto32_8first);
+    return atomic_load_explicit(&g_memcpy_small, memory_order_acquire)(dst, src, n);
 }
 
 const char *cwi_memcpy_entry_name(void)
