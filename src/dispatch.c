@@ -331,9 +331,9 @@ static inline __attribute__((always_inline)) void *memcpy_through_row(void *rest
  * first (the static cw_memcpy, the avx512-evex IFUNC entry): the
  * threshold, then the row's kernel. Testing the bound first, against an
  * immediate, keeps the load of g_inline.max off these copies' way: on AMD
- * EPYC family 26 model 2 each load on the way to a copy's kernel cost it
- * 0.4-1 ns even where the kernel's stores take several (1.5-2.5 KiB with
- * a misaligned buffer; entry/chain.c). With the bound first every hot
+ * EPYC family 26 model 2 a load on the way to a copy's kernel cost it
+ * 0.2-1 ns where the kernel's stores take several nanoseconds (a
+ * misaligned buffer; entry/loads.c). With the bound first every hot
  * size of 144 B-1 KiB ran 1.01-1.19x faster at the four offset pairs
  * (sizes below 0.97x glibc: 15 of 104 to 1), MemcpyGoogleD 1.03x, where
  * the copies below it pay one compare not taken (16-128 B 0.97-1.02x,
