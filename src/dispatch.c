@@ -255,10 +255,11 @@ static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
  * (memcpy_past_small): behind that test GCC laid the tree out anew, 4-7 B
  * as the fall-through and 8-15 B (the commoner class in the fleet's
  * copies: 13-59% of their calls against 6-17%) and 1-3 B one taken branch
- * further (hot 1 B 0.82x); the hints restore copy_upto32's layout. */
-static inline __attribute__((always_inline)) void copy_upto32_8first(unsigned char *d,
-                                                                    const unsigned char *s,
-                                                                    size_t n)
+ * further (hot 1 B 0.82x); the hints restore copy_upto32's layout.
+ * Unused in a shared library built without the avx512-evex row. */
+static inline __attribute__((always_inline, unused)) void copy_upto32_8first(unsigned char *d,
+                                                                            const unsigned char *s,
+                                                                            size_t n)
 {
     if (__builtin_expect(n >= 16, 0))
         cwi_copy_16to32(d, s, n);
@@ -315,10 +316,12 @@ static inline __attribute__((always_inline)) void copy_upto32_8first(unsigned ch
 #define CWI_ENTRY __attribute__((aligned(64)))
 
 /* cw_memcpy past its inline copy: 33..CWI_MEMCPY_SMALL bytes through the
- * row's small-copy entry, larger ones through the row. */
-static inline __attribute__((always_inline)) void *memcpy_through_row(void *restrict dst,
-                                                                     const void *restrict src,
-                                                                     size_t n)
+ * row's small-copy entry, larger ones through the row. The baseline and
+ * avx2 IFUNC entries' way (unused in the static library, whose cw_memcpy
+ * tests the 128 B bound first: memcpy_past_small). */
+static inline __attribute__((always_inline, unused)) void *memcpy_through_row(void *restrict dst,
+                                                                             const void *restrict src,
+                                                                             size_t n)
 {
     if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1))
         return atomic_load_explicit(&g_memcpy_small, memory_order_acquire)(dst, src, n);
@@ -339,10 +342,10 @@ static inline __attribute__((always_inline)) void *memcpy_through_row(void *rest
  * the copies below it pay one compare not taken (16-128 B 0.97-1.02x,
  * sort's mostly 32-64 B replay 0.95x, MemmoveGoogleA 0.98x; builds
  * alternating, docs/results/amd-26-2/README.md, "The 128 B bound
- * first"). */
-static inline __attribute__((always_inline)) void *memcpy_past_small(void *restrict dst,
-                                                                    const void *restrict src,
-                                                                    size_t n)
+ * first"). Unused in a shared library built without the avx512-evex row. */
+static inline __attribute__((always_inline, unused)) void *memcpy_past_small(void *restrict dst,
+                                                                            const void *restrict src,
+                                                                            size_t n)
 {
     if (__builtin_expect(n >= nt_threshold(), 0))
         return memcpy_streaming(dst, src, n);
