@@ -315,21 +315,6 @@ static inline __attribute__((always_inline, unused)) void copy_upto32_8first(uns
  * this file grows or shrinks (a copy of a few ns moves with that). */
 #define CWI_ENTRY __attribute__((aligned(64)))
 
-/* cw_memcpy past its inline copy: 33..CWI_MEMCPY_SMALL bytes through the
- * row's small-copy entry, larger ones through the row. The baseline and
- * avx2 IFUNC entries' way (unused in the static library, whose cw_memcpy
- * tests the 128 B bound first: memcpy_past_small). */
-static inline __attribute__((always_inline, unused)) void *memcpy_through_row(void *restrict dst,
-                                                                             const void *restrict src,
-                                                                             size_t n)
-{
-    if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1))
-        return atomic_load_explicit(&g_memcpy_small, memory_order_acquire)(dst, src, n);
-    if (__builtin_expect(n >= nt_threshold(), 0))
-        return memcpy_streaming(dst, src, n);
-    return atomic_load_explicit(&g_memcpy_copy, memory_order_acquire)(dst, src, n);
-}
-
 /* cw_memcpy past CWI_MEMCPY_SMALL, for the entries that test that bound
  * first (the static cw_memcpy, the avx512-evex IFUNC entry): the
  * threshold, then the row's kernel. Testing the bound first, against an
@@ -342,14 +327,27 @@ static inline __attribute__((always_inline, unused)) void *memcpy_through_row(vo
  * the copies below it pay one compare not taken (16-128 B 0.97-1.02x,
  * sort's mostly 32-64 B replay 0.95x, MemmoveGoogleA 0.98x; builds
  * alternating, docs/results/amd-26-2/README.md, "The 128 B bound
- * first"). Unused in a shared library built without the avx512-evex row. */
-static inline __attribute__((always_inline, unused)) void *memcpy_past_small(void *restrict dst,
-                                                                            const void *restrict src,
-                                                                            size_t n)
+ * first"). */
+static inline __attribute__((always_inline)) void *memcpy_past_small(void *restrict dst,
+                                                                    const void *restrict src,
+                                                                    size_t n)
 {
     if (__builtin_expect(n >= nt_threshold(), 0))
         return memcpy_streaming(dst, src, n);
     return atomic_load_explicit(&g_memcpy_copy, memory_order_acquire)(dst, src, n);
+}
+
+/* cw_memcpy past its inline copy: 33..CWI_MEMCPY_SMALL bytes through the
+ * row's small-copy entry, larger ones through the row. The baseline and
+ * avx2 IFUNC entries' way (unused in the static library, whose cw_memcpy
+ * tests the 128 B bound first). */
+static inline __attribute__((always_inline, unused)) void *memcpy_through_row(void *restrict dst,
+                                                                             const void *restrict src,
+                                                                             size_t n)
+{
+    if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1))
+        return atomic_load_explicit(&g_memcpy_small, memory_order_acquire)(dst, src, n);
+    return memcpy_past_small(dst, src, n);
 }
 
 size_t cwi_inline_max(void)
