@@ -412,7 +412,7 @@ static CWI_ENTRY __attribute__((target("avx,avx2"))) void *memcpy_entry_avx2(voi
 
 #if defined(CWI_HAVE_AVX512_EVEX)
 /* The entry where the avx512-evex row will be selected (the amd-zen5
- * profile's choice): the 128 B bound first (memcpy_past_small), the
+ * and amd-zen4 profiles' choice): the 128 B bound first (memcpy_past_small), the
  * baseline entry's inline copy, then 33..128 B by a direct jump to that
  * row's own kernel (two 64-byte vectors in zmm16-31, no vzeroupper)
  * instead of the load and jump through g_memcpy_small. On

@@ -12,14 +12,6 @@
 #define KiB ((size_t)1 << 10)
 #define MiB ((size_t)1 << 20)
 
-/* The rules measured on the Zen 3 guest (the amd-zen3 row's comment says
- * what each rests on), which the amd-zen4 row shares. */
-#define ZEN3_RULES                                                                               \
-    .nt_level = 3, .nt_num = 1, .nt_den = 4, .rep_mode = CWI_REP_ALIGNED, .rep_min = 32 * KiB,  \
-    .rep_max = 256 * KiB, .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,                     \
-    .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH, .src_pf_dist = 2 * KiB,                    \
-    .src_flush_back = 512, .persist_small = CWI_PERSIST_MOVNTI
-
 /* The profile table. A row's rules are facts about the CPU it was measured
  * on; the generic rows are the cautious choices for CPUs nobody here has
  * measured (no rule that cost on any measured CPU), for `cwbench tune` to
@@ -50,16 +42,32 @@ static const struct cwi_profile profiles[] = {
          * kept a 1 MiB copy's source out of the L2. */
         .name = "amd-zen3",
         .measured = "docs/RESULTS.md and docs/TUNING.md, AMD EPYC family 25 model 1",
-        ZEN3_RULES,
+        .nt_level = 3, .nt_num = 1, .nt_den = 4, .rep_mode = CWI_REP_ALIGNED,
+        .rep_min = 32 * KiB, .rep_max = 256 * KiB, .stream_pf_dist = 0,
+        .stream_pf_hint = CWI_PF_T0, .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
+        .src_pf_dist = 2 * KiB, .src_flush_back = 512, .persist_small = CWI_PERSIST_MOVNTI,
     },
     {
-        /* AMD EPYC Zen 4 guest (family 25 model 17): the Zen 3 rules, which
-         * its measured ceilings (read 32-34 GB/s, streaming write 27-28)
-         * and its 32 MiB CCX L3 give no reason to change; its own crossover
-         * is not yet measured (docs/RESULTS.md says so). */
+        /* AMD EPYC Zen 4 guest (family 25 model 17, docs/RESULTS.md "AMD
+         * EPYC Zen 4"): the streaming threshold is the hot crossover, L3/2
+         * of the 32 MiB CCD as on Zen 5 (streaming/temporal hot 8 MiB 0.67,
+         * 12 MiB 0.92, 14 MiB 0.97, 16 MiB 1.04, 20 MiB 1.19; cold it wins
+         * 1.5x from 6 MiB, which the hot copies would pay at L3/4); the
+         * small-copy shape of the Zen 5 row (avx512-evex, memcpy_mid
+         * direct, inline up to 64 B): the size distributions 0.95-0.99x
+         * glibc -> 1.00-1.07x (sqlite3 0.95 -> 1.00, MemcpyGoogleA 0.99 ->
+         * 1.05), hot 776-832 B 0.82-0.97 -> 1.00-1.15; the other rules are
+         * Zen 3's, which it measures level with (rep movsb aligned 32-256
+         * KiB: 32 KiB 1.00x glibc, the vector loop 0.98, 64 KiB-1 MiB all
+         * 0.99-1.01; cold 64 MiB streaming stores 1.02-1.09x rep movsb,
+         * 1.57-1.61x glibc). */
         .name = "amd-zen4",
-        .measured = "docs/RESULTS.md, AMD EPYC family 25 model 17 (Zen 3 rules)",
-        ZEN3_RULES,
+        .measured = "docs/RESULTS.md, AMD EPYC family 25 model 17",
+        .nt_level = 3, .nt_num = 1, .nt_den = 2, .rep_mode = CWI_REP_ALIGNED,
+        .rep_min = 32 * KiB, .rep_max = 256 * KiB, .stream_pf_dist = 0,
+        .stream_pf_hint = CWI_PF_T0, .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
+        .src_pf_dist = 2 * KiB, .src_flush_back = 512, .persist_small = CWI_PERSIST_MOVNTI,
+        .memcpy_mid = CWI_MID_DIRECT, .memcpy_inline = CWI_INLINE_64, .impl = "avx512-evex",
     },
     {
         /* AMD EPYC Zen 5 guest (family 26 model 2, docs/RESULTS.md and

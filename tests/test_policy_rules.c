@@ -102,7 +102,7 @@ int main(void)
     profile("Zen 3 Milan", cpu("AuthenticAMD", 0x19, 1, 512 << 10, 32 * MiB, 16), "amd-zen3",
             8 * MiB);
     profile("Zen 4 Genoa", cpu("AuthenticAMD", 0x19, 0x11, 1 * MiB, 32 * MiB, 16), "amd-zen4",
-            8 * MiB);
+            16 * MiB);
     profile("Zen 2 Rome", cpu("AuthenticAMD", 0x17, 0x31, 512 << 10, 16 * MiB, 8), "generic-amd",
             4 * MiB);
     profile("Hygon", cpu("HygonGenuine", 0x18, 0, 512 << 10, 8 * MiB, 0), "generic-amd", 2 * MiB);

@@ -95,7 +95,7 @@ __attribute__((unused)) static int cwt_in_list(const char *name)
 
 /* The implementation the library runs with nothing forcing one: the
  * profile's own choice where the build has it and the CPU runs it
- * (src/profiles.c: amd-zen5 chooses avx512-evex), else the best runnable,
+ * (src/profiles.c: amd-zen5 and amd-zen4 choose avx512-evex), else the best runnable,
  * cw_impl_list()'s first. *source: the impl_source it reports, "profile"
  * or "cpu". */
 __attribute__((unused)) static const char *cwt_default_impl(const struct cw_info *in,
@@ -103,7 +103,7 @@ __attribute__((unused)) static const char *cwt_default_impl(const struct cw_info
 {
     static const struct {
         const char *profile, *impl;
-    } chosen[] = {{"amd-zen5", "avx512-evex"}};
+    } chosen[] = {{"amd-zen5", "avx512-evex"}, {"amd-zen4", "avx512-evex"}};
     for (size_t i = 0; i < sizeof chosen / sizeof chosen[0]; i++)
         if (in->profile != NULL && strcmp(in->profile, chosen[i].profile) == 0 &&
             cwt_in_list(chosen[i].impl)) {

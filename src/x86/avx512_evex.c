@@ -9,7 +9,7 @@
  * avx512 row there at fixed offsets, 0.97-1.04x at 256 B-2 KiB, 1.00-1.02x
  * on the size distributions (one binary, the rows alternating between
  * processes; docs/results/amd-26-2/README.md, "The avx512-evex row"). A profile chooses it
- * (amd-zen5); built only by compilers that can withhold the registers
+ * (amd-zen5, amd-zen4); built only by compilers that can withhold the registers
  * (GCC: CWI_HAVE_AVX512_EVEX). tests/test_evex_row.sh checks the object's
  * code for any of xmm0-15 and for vzeroupper. */
 #define CWL_EVEX_INSTANCE 1

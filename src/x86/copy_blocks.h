@@ -51,7 +51,7 @@ CWL_INLINE void cwl_ht4(cwl_u8 *d, const cwl_u8 *s, size_t n)
 }
 
 /* n in (4*W, 8*W], no overlap: cw_memcpy's copy past its small entry. In
- * the avx512-evex row (the one amd-zen5 chooses) up to six vectors take
+ * the avx512-evex row (the one amd-zen5 and amd-zen4 choose) up to six vectors take
  * four from the head and two ending at the end: six stores where cwl_ht4
  * makes eight, and such a copy waits on its stores. On AMD EPYC family 26
  * model 2 hot 257-384 B went from 0.88-0.99x glibc to 1.10-1.29x at every

@@ -445,7 +445,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small_flat(void *rest
                                                                       size_t n)
 {
 #if defined(CWL_EVEX_INSTANCE)
-    /* The avx512-evex row (amd-zen5's) copies 65-128 B with one 64-byte
+    /* The avx512-evex row (amd-zen5's and amd-zen4's) copies 65-128 B with one 64-byte
      * vector from the head and one ending at the end: two stores where the
      * block below makes four. Its profile's memcpy_inline 64 sends only
      * 65-128 B here, so the test of n is never taken there. On AMD EPYC
