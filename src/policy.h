@@ -20,6 +20,10 @@ enum cwi_rep_mode {
     CWI_REP_ALIGNED = 1, /* only when source and destination are both 64-byte aligned */
     CWI_REP_ALIGN_DST = 2, /* any alignment: one unaligned vector store, then rep movsb
                             * from the next 64-byte boundary of the destination */
+    CWI_REP_ALIGN_DST_FAR = 3, /* as CWI_REP_ALIGN_DST, but not where the destination
+                                * lies 1-63 bytes past the source modulo 4 KiB: there
+                                * rep movsb falls to 3.5-40 GB/s on AMD EPYC family 25
+                                * model 17 (the vector loop 46-57, docs/RESULTS.md) */
 };
 
 /* How the streaming copies (cw_memcpy_nt, CW_DST_NOREUSE, cw_memcpy at and

@@ -125,17 +125,22 @@ static const struct cwi_profile profiles[] = {
     {
         /* AMD CPUs not in the table (Zen 2, mobile Zen 5, later cores,
          * Hygon): the rules no measured Zen punished badly. L3/4 of the L3
-         * one core shares (Zen 3's crossover; Zen 5's is L3/2); rep movsb
-         * from 32 KiB up to the L2 size with the destination aligned first:
-         * on Zen 3 1-2% ahead of the vector loop with both buffers aligned
-         * at 32-256 KiB, 8-10% behind with the source misaligned (a
-         * misaligned destination falls off its cliff, which aligning it
-         * first avoids); on Zen 5 1.03-1.76x, and with the destination 1
-         * byte off at 64 KiB the vector loop is 0.68-0.74x the
-         * aligned-destination rep movsb: the smaller loss is Zen 3's; past
-         * 256 KiB on Zen 5 (AMD EPYC family 26 model 2) 1.03-1.29x the loop
-         * up to the 1 MiB L2, level
-         * above it; the L2 is where glibc stops AMD's rep movsb too; no
+         * one core shares (Zen 3's crossover; Zen 4's and Zen 5's is L3/2);
+         * rep movsb from 32 KiB up to the L2 size with the destination
+         * aligned first: on Zen 3 1-2% ahead of the vector loop with both
+         * buffers aligned at 32-256 KiB, 8-10% behind with the source
+         * misaligned; on Zen 5 1.03-1.76x, and with the destination 1 byte
+         * off at 64 KiB the vector loop is 0.68-0.74x the aligned-
+         * destination rep movsb: the smaller loss is Zen 3's; past 256 KiB
+         * on Zen 5 (AMD EPYC family 26 model 2) 1.03-1.29x the loop up to
+         * the 1 MiB L2, level above it; the L2 is where glibc stops AMD's
+         * rep movsb too. Not where the destination lies 1-63 bytes past the
+         * source modulo 4 KiB: on Zen 4 (AMD EPYC family 25 model 17) rep
+         * movsb runs there at 3.5 GB/s (1-15 bytes) or 27-40 (17-63)
+         * against the vector loop's 46-57 at 64 KiB-1 MiB, whichever byte
+         * the destination starts on (aligning it moves both by the same
+         * amount); the Zen 3 record's misaligned-destination cliff (3.5
+         * GB/s with dst+1..4, the source page-aligned) is that distance. No
          * streaming prefetch (it cost 5-20% on every Zen); CW_SRC_NOREUSE by
          * clflushopt behind the loads alone (with prefetchnta too it cost a
          * third of the speed on the Xeon, a quarter on Zen 5); movnti
@@ -143,7 +148,7 @@ static const struct cwi_profile profiles[] = {
         .name = "generic-amd",
         .measured = "the rules of the measured Zen rows; docs/TUNING.md",
         .nt_level = 3, .nt_num = 1, .nt_den = 4,
-        .rep_mode = CWI_REP_ALIGN_DST, .rep_min = 32 * KiB, .rep_max = 256 * KiB,
+        .rep_mode = CWI_REP_ALIGN_DST_FAR, .rep_min = 32 * KiB, .rep_max = 256 * KiB,
         .rep_max_level = 2,
         .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,
         .src_mode = CWI_SRC_FLUSH, .src_pf_dist = 2 * KiB, .src_flush_back = 512,

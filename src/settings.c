@@ -24,7 +24,7 @@ struct cwi_policy cwi_pol;
 
 enum kind { K_SIZE, K_ENUM, K_IMPL };
 
-static const char *const rep_names[] = {"off", "aligned", "align-dst", NULL};
+static const char *const rep_names[] = {"off", "aligned", "align-dst", "align-dst-far", NULL};
 static const char *const hint_names[] = {"t0", "t1", "t2", "nta", NULL};
 static const char *const src_names[] = {"none", "prefetchnta", "flush", "both", NULL};
 static const char *const persist_names[] = {"movnti", "clwb", NULL};

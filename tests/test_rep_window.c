@@ -5,7 +5,8 @@
  * reports for sizes at and beside each edge is the one the settings'
  * documented meaning gives (docs/TUNING.md): rep movsb exactly when the
  * window is on, rep_movsb_min <= n <= rep_movsb_max and, in "aligned"
- * mode, both buffers are 64-byte aligned. The kernels' path and their
+ * mode, both buffers are 64-byte aligned, in "align-dst-far" mode, the
+ * destination is not 1-63 bytes past the source modulo 4 KiB. The kernels' path and their
  * copy share the one test (cwl_rep_movsb_wins), so this checks the test
  * the copies run. Without ERMS the window is switched off: never rep. */
 #include <stdint.h>
@@ -45,11 +46,22 @@ static int expect_rep(const struct window *w, size_t vec, int erms, uintptr_t d,
 {
     if (!erms || !loop_asks(n, vec) || strcmp(w->mode, "off") == 0 || n < w->lo || n > w->hi)
         return 0;
-    return strcmp(w->mode, "align-dst") == 0 || ((d | s) & 63) == 0;
+    if (strcmp(w->mode, "align-dst") == 0)
+        return 1;
+    if (strcmp(w->mode, "align-dst-far") == 0) {
+        uintptr_t distance = (d - s) % 4096;
+        return distance == 0 || distance > 63;
+    }
+    return ((d | s) & 63) == 0;
 }
 
+/* {dst, src}: aligned, each misaligned, both aligned elsewhere, and the
+ * destination 1, 15, 16, 63 and 64 bytes past the source modulo 4 KiB and
+ * 1 byte before it */
 static const uintptr_t places[][2] = {
-    {0x100000, 0x200000}, {0x100001, 0x200000}, {0x100000, 0x200005}, {0x100040, 0x200040}};
+    {0x100000, 0x200000}, {0x100001, 0x200000}, {0x100000, 0x200005}, {0x100040, 0x200040},
+    {0x100801, 0x200800}, {0x10100f, 0x200000}, {0x100010, 0x200000}, {0x10003f, 0x200000},
+    {0x100840, 0x200800}, {0x100fff, 0x200000}};
 
 /* cwi_memcpy_path for n at every place, against expect_rep */
 static void check_size(const char *impl, const struct window *win, int erms, size_t n)
@@ -78,7 +90,8 @@ int main(void)
         {"align-dst", 8 * KiB, 8 * KiB},    {"align-dst", 64 * KiB, 4 * KiB},
         {"aligned", 64 * KiB, 4 * KiB},     {"off", 4 * KiB, 64 * KiB},
         {"align-dst", 2 * KiB, 1024 * KiB}, {"align-dst", 129, 64 * KiB},
-        {"aligned", 129, 64 * KiB},
+        {"aligned", 129, 64 * KiB},         {"align-dst-far", 4 * KiB, 64 * KiB},
+        {"align-dst-far", 129, 64 * KiB},
     };
     int rows = 0;
     for (const char *const *impl = cw_impl_list(); *impl != NULL; impl++) {

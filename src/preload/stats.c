@@ -192,8 +192,12 @@ static void emit(struct cwp_out *o, void *arg)
         cwp_out_u64(o, CWI_POL(rep_min));
         cwp_out_str(o, "..");
         cwp_out_u64(o, hi);
-        cwp_out_str(o, CWI_POL(rep_mode) == CWI_REP_ALIGNED ? " B (both 64-byte aligned)"
-                                                           : " B (any alignment)");
+        if (CWI_POL(rep_mode) == CWI_REP_ALIGNED)
+            cwp_out_str(o, " B (both 64-byte aligned)");
+        else if (CWI_POL(rep_mode) == CWI_REP_ALIGN_DST_FAR)
+            cwp_out_str(o, " B (any alignment, but not dst 1-63 B past src mod 4 KiB)");
+        else
+            cwp_out_str(o, " B (any alignment)");
     }
     out_size(o, "; streaming from ", cwp_nt_threshold);
     if (impl->path != NULL && CWI_POL(stream_method) == CWI_STREAM_REP) {

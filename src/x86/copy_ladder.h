@@ -72,7 +72,8 @@
 
 /* rep movsb inside the policy's window, with the policy's alignment rule
  * (both buffers 64-byte aligned, or any alignment, the destination then
- * aligned by cwl_rep_movsb_align_dst); each row's window and rule, and the
+ * aligned by cwl_rep_movsb_align_dst, or that but for a destination 1-63
+ * bytes past the source modulo 4 KiB); each row's window and rule, and the
  * measurements behind them, are in src/profiles.c. Sanitized at init:
  * never without ERMS. */
 CWL_INLINE int cwl_rep_movsb_wins(const cwl_u8 *d, const cwl_u8 *s, size_t n)
@@ -85,7 +86,11 @@ CWL_INLINE int cwl_rep_movsb_wins(const cwl_u8 *d, const cwl_u8 *s, size_t n)
     int mode = CWI_POL(rep_mode);
     if (mode == CWI_REP_OFF || n > CWI_POL(rep_max))
         return 0;
-    return mode == CWI_REP_ALIGN_DST || (((uintptr_t)d | (uintptr_t)s) & 63) == 0;
+    if (mode == CWI_REP_ALIGN_DST)
+        return 1;
+    if (mode == CWI_REP_ALIGN_DST_FAR) /* (d - s) mod 4096 not in 1..63 */
+        return (((uintptr_t)d - (uintptr_t)s - 1) & 4095) >= 63;
+    return (((uintptr_t)d | (uintptr_t)s) & 63) == 0;
 }
 
 CWL_INLINE void cwl_rep_movsb(cwl_u8 *d, const cwl_u8 *s, size_t n)

@@ -31,11 +31,11 @@ int cwb_cmd_info(int argc, char **argv)
     printf("implementation: %s (%s), memcpy entry %s, flush %s\n", in->impl, in->impl_source,
            in->memcpy_entry, in->flush_insn);
     printf("tuning: %s (%s), profile %s\n\n", in->tuning, in->tuning_source, in->profile);
-    printf("%-26s %-12s %-12s %-7s %s\n", "setting", "value", "profile", "source",
+    printf("%-26s %-13s %-13s %-7s %s\n", "setting", "value", "profile", "source",
            "environment");
     for (int i = 0; i < in->n_settings; i++) {
         const struct cw_setting *s = &in->settings[i];
-        printf("%-26s %-12s %-12s %-7s %s\n", s->name, s->value, s->table_value, s->source,
+        printf("%-26s %-13s %-13s %-7s %s\n", s->name, s->value, s->table_value, s->source,
                s->env);
     }
     int ne = in->n_errors < CW_INFO_MAX_ERRORS ? in->n_errors : CW_INFO_MAX_ERRORS;

@@ -10,7 +10,7 @@
 #include "engine/fresh.h"
 #include "tune/candidates.h"
 
-static const char *const rep_names[] = {"off", "aligned", "align-dst", NULL};
+static const char *const rep_names[] = {"off", "aligned", "align-dst", "align-dst-far", NULL};
 static const char *const hint_name[] = {"t0", "t1", "t2", "nta", NULL};
 static const char *const stream_names[] = {"nt-stores", "rep-movsb", NULL};
 static const char *const src_names[] = {"none", "prefetchnta", "flush", "both", NULL};

@@ -20,7 +20,7 @@
 /* The settings the tuner decides: the value of each of tune_keys, an
  * enumerated one as the index of its name in the setting's names
  * (docs/TUNING.md), as the library numbers them. */
-enum { REP_OFF, REP_ALIGNED, REP_ALIGN_DST };
+enum { REP_OFF, REP_ALIGNED, REP_ALIGN_DST, REP_ALIGN_DST_FAR };
 enum { PF_T0, PF_T1, PF_T2, PF_NTA };
 enum { STREAM_NT, STREAM_REP };
 enum { PERSIST_MOVNTI, PERSIST_CLWB };

@@ -31,6 +31,7 @@
 #include "cmd/common.h"
 #include "cmd/options.h"
 #include "engine/measure.h"
+#include "engine/placement.h"
 #include "engine/routines.h"
 #include "engine/victim.h"
 #include "platform/arch.h"
@@ -267,7 +268,8 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
     size_t safe = ns, lo = ns;
     for (size_t i = ns; i-- > 0;) {
         int started_rep =
-            start_mode == REP_ALIGN_DST && sizes[i] >= start_min && sizes[i] <= start_max;
+            (start_mode == REP_ALIGN_DST || start_mode == REP_ALIGN_DST_FAR) &&
+            sizes[i] >= start_min && sizes[i] <= start_max;
         if (loses[i] && !(split[i] && started_rep))
             break;
         kept += loses[i];
@@ -277,10 +279,22 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
         if (wa[i] || wm[i] || wr[i])
             lo = i;
     win = lo < ns;
+    double rnear = 0;
     if (win) {
         f->pol.v[TK_REP_MOVSB] = REP_ALIGN_DST;
         f->pol.v[TK_REP_MIN] = sizes[lo];
         f->pol.v[TK_REP_MAX] = f->pol.v[TK_NT_THRESHOLD];
+        /* the destination 8 bytes past the source modulo 4 KiB, at the
+         * window's first size: on AMD EPYC family 25 model 17 rep movsb
+         * runs there at 3.5 GB/s, the vector loop at 46-57 (docs/TUNING.md,
+         * align-dst-far) */
+        struct tune_cell near;
+        struct cwb_spec sn = tune_hot_spec(sizes[lo], (int)(CWB_DST_BASE - CWB_SRC_BASE), 8);
+        if (tune_measure_cell(e, &sn, c, 2, &near) != 0)
+            return -1;
+        rnear = near.vs0[1].ratio;
+        if (rnear < 0.95)
+            f->pol.v[TK_REP_MOVSB] = REP_ALIGN_DST_FAR;
     } else {
         /* aligned only: the widest run of sizes where aligned buffers win */
         size_t best_lo = ns, best_len = 0;
@@ -311,6 +325,9 @@ static int tune_rep(struct cwb_engine *e, const struct tune_opts *t, struct foun
         if (rr[i] != 0 && len < sizeof f->why[2])
             len += (size_t)snprintf(f->why[2] + len, sizeof f->why[2] - len, "|%.2f", rr[i]);
     }
+    if (win && len < sizeof f->why[2])
+        len += (size_t)snprintf(f->why[2] + len, sizeof f->why[2] - len,
+                                "; dst 8 B past src mod 4K at %s %.2f", sz(sizes[lo], b), rnear);
     if (win && kept > 0 && len < sizeof f->why[2])
         snprintf(f->why[2] + len, sizeof f->why[2] - len,
                  "; %d size(s) split between placements kept in the window as the profile had",
