@@ -49,18 +49,24 @@ static const struct cwi_profile profiles[] = {
     },
     {
         /* AMD EPYC Zen 4 guest (family 25 model 17, docs/RESULTS.md "AMD
-         * EPYC Zen 4"): the streaming threshold is the hot crossover, L3/2
-         * of the 32 MiB CCD as on Zen 5 (streaming/temporal hot 8 MiB 0.67,
-         * 12 MiB 0.92, 14 MiB 0.97, 16 MiB 1.04, 20 MiB 1.19; cold it wins
-         * 1.5x from 6 MiB, which the hot copies would pay at L3/4); the
+         * EPYC Zen 4"): streaming from the hot crossover, L3/2 of the
+         * 32 MiB CCD as on Zen 5 (streaming/temporal hot 8 MiB 0.67, 12 MiB
+         * 0.92, 14 MiB 0.97, 16 MiB 1.04, 20 MiB 1.19; a copy of 8-16 MiB
+         * that arrives cold gives up the 1.5x streaming wins there); the
          * small-copy shape of the Zen 5 row (avx512-evex, memcpy_mid
          * direct, inline up to 64 B): the size distributions 0.95-0.99x
          * glibc -> 1.00-1.07x (sqlite3 0.95 -> 1.00, MemcpyGoogleA 0.99 ->
-         * 1.05), hot 776-832 B 0.82-0.97 -> 1.00-1.15; the other rules are
-         * Zen 3's, which it measures level with (rep movsb aligned 32-256
-         * KiB: 32 KiB 1.00x glibc, the vector loop 0.98, 64 KiB-1 MiB all
-         * 0.99-1.01; cold 64 MiB streaming stores 1.02-1.09x rep movsb,
-         * 1.57-1.61x glibc). */
+         * 1.05), hot 776-832 B 0.70-0.97 -> 1.00-1.17. The rest are Zen 3's
+         * rules, which it measures level with or ahead of the alternatives:
+         * rep movsb with both buffers aligned at 32-256 KiB (32 KiB 1.00x
+         * glibc, the vector loop 0.98; 64 KiB-1 MiB every routine at the
+         * L2's ceiling) and never at a destination 1-63 bytes past the
+         * source modulo 4 KiB, where this CPU's rep movsb falls to 3.5 GB/s;
+         * CW_SRC_NOREUSE by prefetchnta and clflushopt (a quarter-L2 victim
+         * kept after 16-64 MiB, as with clflushopt alone, which is 2-4%
+         * faster cold and 17% slower hot at 16 KiB; prefetchnta alone lets
+         * it go); streaming stores above the threshold (cold 64 MiB
+         * 1.05-1.18x rep movsb, 1.59-1.73x glibc). */
         .name = "amd-zen4",
         .measured = "docs/RESULTS.md, AMD EPYC family 25 model 17",
         .nt_level = 3, .nt_num = 1, .nt_den = 2, .rep_mode = CWI_REP_ALIGNED,
