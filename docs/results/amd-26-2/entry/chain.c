@@ -26,14 +26,9 @@ static volatile copy_fn large_fn, rowcopy_fn;
 
 int main(int argc, char **argv)
 {
-    if (argc < 5) {
-        fprintf(stderr, "usage: chain SRC_OFF DST_OFF DST_PAGE_OFF SIZE...\n");
-        return 2;
-    }
-    int so = atoi(argv[1]), dof = atoi(argv[2]), page = atoi(argv[3]);
-    char *s = aligned_alloc(4096, 65536), *d = aligned_alloc(4096, 65536);
-    memset(s, 1, 65536);
-    memset(d, 2, 65536);
+    int so, dof, page;
+    char *s, *d;
+    placed_buffers(argc, argv, "chain", &so, &dof, &page, &s, &d);
     cw_memcpy(d, s, 1000); /* start-up before timing */
     large_fn = cwi_impl_avx512_evex.memcpy_large;
     rowcopy_fn = cwi_impl_avx512_evex.copy;
@@ -43,15 +38,8 @@ int main(int argc, char **argv)
         size_t n = (size_t)atoi(argv[a]);
         double t[4][31];
         for (int r = 0; r < 31; r++)
-            for (int f = 0; f < 4; f++) {
-                copy_fn fn = fs[f];
-                double t0 = now();
-                for (int i = 0; i < 20000; i++) {
-                    fn(d + page + dof, s + so, n);
-                    __asm__ volatile("" : : "r"(d) : "memory");
-                }
-                t[f][r] = (now() - t0) / 20000;
-            }
+            for (int f = 0; f < 4; f++)
+                t[f][r] = ns_per_call(fs[f], d + page + dof, s + so, n);
         printf("%5zu B %d:%d +%d", n, so, dof, page);
         for (int f = 0; f < 4; f++)
             printf("  %s %.2f", names[f], median(t[f], 31));

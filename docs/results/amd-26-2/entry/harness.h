@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* What the standalone harnesses of this directory (cmp.c, mix.c,
- * masked-mix.c, realcall.c, solib.c, solib-entries.c) share: the clock, the order of doubles for
- * qsort, a xorshift generator for sizes and offsets, and the draw of sizes
- * from a distribution file. */
+ * masked-mix.c, realcall.c, solib.c, solib-entries.c, chain.c, loads.c)
+ * share: the clock, the order of doubles for qsort, a xorshift generator
+ * for sizes and offsets, the draw of sizes from a distribution file, and
+ * chain.c's and loads.c's arguments, buffers and timed loop. */
 #ifndef ENTRY_HARNESS_H
 #define ENTRY_HARNESS_H
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 
@@ -82,6 +84,39 @@ static __attribute__((unused)) int draw_sizes(const char *path, int count, size_
         dof[k] = next() % span;
     }
     return 0;
+}
+
+/* chain.c's and loads.c's first arguments (source offset, destination
+ * offset, the destination's distance into its page) and their two
+ * 64 KiB page-aligned buffers, source 1s and destination 2s; exits 2 with
+ * the program's usage line where sizes are missing */
+static __attribute__((unused)) void placed_buffers(int argc, char **argv, const char *name,
+                                                   int *so, int *dof, int *page, char **s,
+                                                   char **d)
+{
+    if (argc < 5) {
+        fprintf(stderr, "usage: %s SRC_OFF DST_OFF DST_PAGE_OFF SIZE...\n", name);
+        exit(2);
+    }
+    *so = atoi(argv[1]);
+    *dof = atoi(argv[2]);
+    *page = atoi(argv[3]);
+    *s = aligned_alloc(4096, 65536);
+    *d = aligned_alloc(4096, 65536);
+    memset(*s, 1, 65536);
+    memset(*d, 2, 65536);
+}
+
+/* ns a call of fn(d, s, n), over 20000 calls */
+static __attribute__((unused)) double ns_per_call(void *(*fn)(void *, const void *, size_t),
+                                                  char *d, const char *s, size_t n)
+{
+    double t0 = now();
+    for (int i = 0; i < 20000; i++) {
+        fn(d, s, n);
+        __asm__ volatile("" : : "r"(d) : "memory");
+    }
+    return (now() - t0) / 20000;
 }
 
 #endif

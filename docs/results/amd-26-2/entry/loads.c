@@ -81,26 +81,11 @@ TRAMP static void *t_load_at(void *d, const void *s, size_t n)
     return cwi_evex_memcpy_large(d, s, n);
 }
 
-static double timed(copy_fn fn, char *d, const char *s, size_t n)
-{
-    double t0 = now();
-    for (int i = 0; i < 20000; i++) {
-        fn(d, s, n);
-        __asm__ volatile("" : : "r"(d) : "memory");
-    }
-    return (now() - t0) / 20000;
-}
-
 int main(int argc, char **argv)
 {
-    if (argc < 5) {
-        fprintf(stderr, "usage: loads SRC_OFF DST_OFF DST_PAGE_OFF SIZE...\n");
-        return 2;
-    }
-    int so = atoi(argv[1]), dof = atoi(argv[2]), page = atoi(argv[3]);
-    char *s = aligned_alloc(4096, 65536), *d = aligned_alloc(4096, 65536);
-    memset(s, 1, 65536);
-    memset(d, 2, 65536);
+    int so, dof, page;
+    char *s, *d;
+    placed_buffers(argc, argv, "loads", &so, &dof, &page, &s, &d);
     cw_memcpy(d, s, 1000); /* start-up before timing */
     g_target = cwi_evex_memcpy_large;
     copy_fn fs[8] = {cw_memcpy, cwi_evex_memcpy_large, t_ind, t_dir,
@@ -113,11 +98,11 @@ int main(int argc, char **argv)
         double t[8][31], u[4][31];
         for (int r = 0; r < 31; r++) {
             for (int f = 0; f < 8; f++)
-                t[f][r] = timed(fs[f], d + page + dof, s + so, n);
+                t[f][r] = ns_per_call(fs[f], d + page + dof, s + so, n);
             for (int f = 0; f < 4; f++) {
                 thr = (volatile size_t *)(area + offs[f]);
                 *thr = (size_t)1 << 24;
-                u[f][r] = timed(t_load_at, d + page + dof, s + so, n);
+                u[f][r] = ns_per_call(t_load_at, d + page + dof, s + so, n);
             }
         }
         printf("%5zu B %d:%d +%d", n, so, dof, page);
