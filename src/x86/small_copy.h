@@ -49,16 +49,6 @@ static inline __attribute__((always_inline)) void cwi_copy_upto3(unsigned char *
     }
 }
 
-/* n in [0, 8) */
-static inline __attribute__((always_inline)) void cwi_copy_upto7(unsigned char *d,
-                                                                const unsigned char *s, size_t n)
-{
-    if (n >= 4)
-        cwi_copy_4to7(d, s, n);
-    else
-        cwi_copy_upto3(d, s, n);
-}
-
 /* n in [0, 16) */
 static inline __attribute__((always_inline)) void cwi_copy_upto15(unsigned char *d,
                                                                  const unsigned char *s,
@@ -66,8 +56,10 @@ static inline __attribute__((always_inline)) void cwi_copy_upto15(unsigned char 
 {
     if (n >= 8)
         cwi_copy_8to15(d, s, n);
+    else if (n >= 4)
+        cwi_copy_4to7(d, s, n);
     else
-        cwi_copy_upto7(d, s, n);
+        cwi_copy_upto3(d, s, n);
 }
 
 /* n in [16, 32]: two possibly overlapping 16-byte moves */
