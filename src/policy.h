@@ -101,6 +101,11 @@ struct cwi_policy {
     /* enum cwi_memcpy_inline: the copies cw_memcpy and cw_memmove make
      * before any kernel (0-32 or 0-64 B) */
     int memcpy_inline;
+    /* cw_memcpy's copies of misaligned_loop_min bytes up to 16 vectors
+     * (1 KiB) with both buffers off a 64-byte line run the loop that aligns
+     * the destination instead of the row's straight blocks, where the row
+     * has such blocks (avx512-evex); 0: never */
+    size_t misaligned_loop_min;
     size_t src_pf_dist, src_flush_back;
     /* flushcache of a partial line made of aligned 4/8-byte words */
     int persist_small;
@@ -119,6 +124,8 @@ struct cwi_policy {
      * SIZE_MAX when rep_mode is CWI_REP_OFF, so that the kernels' first test
      * of the window is one compare whether the window is on or off. */
     size_t rep_from;
+    /* Derived too: misaligned_loop_min, or SIZE_MAX where it is 0. */
+    size_t misaligned_loop_from;
 };
 
 /* The policy in force (src/settings.c). Written during initialisation
@@ -157,6 +164,7 @@ struct cwi_profile {
     int persist_small;
     int memcpy_mid;
     int memcpy_inline;
+    size_t misaligned_loop_min; /* 0: never */
     /* the implementation this CPU's copies ran fastest with, where the
      * build has it and the CPU runs it (NULL: the best runnable); a tuning
      * file's impl and CACHEWISE_IMPL come over it */

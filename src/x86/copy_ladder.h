@@ -141,6 +141,21 @@ CWL_INLINE int cwl_ht8_size(size_t n)
 }
 
 #if defined(CWL_EVEX_INSTANCE)
+/* The policy's misaligned_loop_min (src/policy.h): whether a copy of 9-16
+ * vectors with both buffers off a line runs the loop instead of the
+ * straight blocks. The blocks' stores then all straddle two lines as their
+ * loads do; the loop stores whole aligned lines. On AMD EPYC family 25
+ * model 17, hot 672-1024 B with the source 3 and the destination 13 bytes
+ * past a line went from 0.82-0.99x glibc to 0.93-1.16x, while at 576-640 B
+ * the blocks stay ahead (docs/results/amd-25-17/README.md, "Both buffers
+ * off a line at 9-16 vectors"). With the setting 0, the profiles' value but
+ * for amd-zen4, the first compare is never taken. */
+CWL_INLINE int cwl_misaligned_loop(const cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    return __builtin_expect(n >= CWI_POL(misaligned_loop_from), 0) &&
+           ((uintptr_t)d & (CWL_LINE - 1)) != 0 && ((uintptr_t)s & (CWL_LINE - 1)) != 0;
+}
+
 /* 13-16 vectors in the avx512-evex row's cw_memcpy: cwl_copy_12to13 and
  * cwl_copy_12to14 up to 14 vectors; above, cwl_copy_12to16 where the
  * destination is 64-byte aligned and n is not a multiple of 64 (hot
@@ -151,7 +166,9 @@ CWL_INLINE int cwl_ht8_size(size_t n)
  * byte off (docs/results/amd-26-2/README.md, "Four tail stores for 897-1023 B"). */
 CWL_INLINE void cwl_copy_13to16(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    if (n <= 13 * CWL_W)
+    if (cwl_misaligned_loop(d, s, n))
+        cwl_copy_above8_loop(d, s, n);
+    else if (n <= 13 * CWL_W)
         cwl_copy_12to13(d, s, n);
     else if (n <= 14 * CWL_W)
         cwl_copy_12to14(d, s, n);
@@ -172,6 +189,8 @@ CWL_INLINE void cwl_copy_9to12_window(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
         cwl_rep_movsb_align_dst(d, s, n);
+    else if (cwl_misaligned_loop(d, s, n))
+        cwl_copy_above8_loop(d, s, n);
     else
         cwl_copy_8to12(d, s, n);
 }

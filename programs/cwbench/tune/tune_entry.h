@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cwbench tune: the decisions about cw_memcpy's entry (tune_entry.c, x86
- * only). Each measures cw_memcpy under the two values of its setting with
+/* cwbench tune: the decisions about cw_memcpy's small copies (tune_entry.c,
+ * x86 only). Each measures cw_memcpy under two values of its setting with
  * the rest of pol in force, sets pol's value where one side wins (else
  * leaves it), and writes the evidence line to why (cap bytes). 0, or -1
  * when a measurement failed. */
@@ -17,5 +17,9 @@ int tune_memcpy_mid(struct cwb_engine *e, struct tune_policy *pol, char *why, si
 /* memcpy_inline: 32 or 64, hot at 24-64 B at two placements and two cells
  * of mixed sizes at random offsets */
 int tune_memcpy_inline(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap);
+/* misaligned_loop_min: 0 (the row's straight blocks) or 513 (the loop for
+ * 9-16 vectors), hot at 528 B-1000 B at four placements with both buffers
+ * off a line */
+int tune_misaligned_loop(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap);
 
 #endif
