@@ -113,15 +113,19 @@ CWI_LOOKUP const struct cwi_impl *cwi_impl_find(const char *name)
 
 /* cw_memcpy's kernels between its inline copy and the threshold, as the
  * policy's memcpy_mid chooses them (a row without the direct kernel of a
- * class keeps its ladder there) */
+ * class keeps its ladder there, one without the direct-lines kernel its
+ * direct one) */
 static void publish_memcpy_kernels(const struct cwi_impl *impl)
 {
-    int direct = CWI_POL(memcpy_mid) == CWI_MID_DIRECT;
+    int mid = CWI_POL(memcpy_mid);
+    int direct = mid == CWI_MID_DIRECT || mid == CWI_MID_DIRECT_LINES;
     cwi_copy_fn small = impl->memcpy_small, copy = impl->copy;
     if (direct && impl->memcpy_small_flat != NULL)
         small = impl->memcpy_small_flat;
     if (direct && impl->memcpy_large != NULL)
         copy = impl->memcpy_large;
+    if (mid == CWI_MID_DIRECT_LINES && impl->memcpy_large_lines != NULL)
+        copy = impl->memcpy_large_lines;
     atomic_store_explicit(&g_memcpy_small, small, memory_order_release);
     atomic_store_explicit(&g_memcpy_copy, copy, memory_order_release);
     int wide = CWI_POL(memcpy_inline) == CWI_INLINE_64;

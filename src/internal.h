@@ -157,6 +157,9 @@ struct cwi_impl {
      * n): copy's bytes and path without copy's tests for the smaller
      * classes; NULL: copy serves */
     cwi_copy_fn memcpy_large;
+    /* the same with fewer stores that straddle two 64-byte lines
+     * (memcpy_mid direct-lines); NULL: memcpy_large serves */
+    cwi_copy_fn memcpy_large_lines;
     /* cw_memset_nt: non-temporal stores for every whole aligned line,
      * ordinary stores for the partial first and last lines and below
      * CWL_NT_MIN bytes, as copy_nt */
@@ -279,7 +282,6 @@ enum cwi_setting_id {
     CWI_SET_PARALLEL_THREADS,
     CWI_SET_MEMCPY_MID,
     CWI_SET_MEMCPY_INLINE,
-    CWI_SET_MISALIGNED_LOOP_MIN,
     CWI_SET_IMPL,
     CWI_N_SETTINGS
 };

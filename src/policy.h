@@ -43,6 +43,8 @@ enum cwi_memcpy_mid {
     CWI_MID_DIRECT = 1, /* memcpy_small_flat (33..128 B in one block) and
                          * memcpy_large (from CWI_MEMCPY_SMALL + 1 B), each
                          * where the row has it */
+    CWI_MID_DIRECT_LINES = 2, /* as CWI_MID_DIRECT, with memcpy_large_lines
+                               * where the row has it */
 };
 
 /* The copies cw_memcpy and cw_memmove make themselves, with baseline
@@ -101,11 +103,6 @@ struct cwi_policy {
     /* enum cwi_memcpy_inline: the copies cw_memcpy and cw_memmove make
      * before any kernel (0-32 or 0-64 B) */
     int memcpy_inline;
-    /* cw_memcpy's copies of misaligned_loop_min bytes up to 16 vectors
-     * (1 KiB) with both buffers off a 64-byte line run the loop that aligns
-     * the destination instead of the row's straight blocks, where the row
-     * has such blocks (avx512-evex); 0: never */
-    size_t misaligned_loop_min;
     size_t src_pf_dist, src_flush_back;
     /* flushcache of a partial line made of aligned 4/8-byte words */
     int persist_small;
@@ -124,8 +121,6 @@ struct cwi_policy {
      * SIZE_MAX when rep_mode is CWI_REP_OFF, so that the kernels' first test
      * of the window is one compare whether the window is on or off. */
     size_t rep_from;
-    /* Derived too: misaligned_loop_min, or SIZE_MAX where it is 0. */
-    size_t misaligned_loop_from;
 };
 
 /* The policy in force (src/settings.c). Written during initialisation
@@ -164,7 +159,6 @@ struct cwi_profile {
     int persist_small;
     int memcpy_mid;
     int memcpy_inline;
-    size_t misaligned_loop_min; /* 0: never */
     /* the implementation this CPU's copies ran fastest with, where the
      * build has it and the CPU runs it (NULL: the best runnable); a tuning
      * file's impl and CACHEWISE_IMPL come over it */

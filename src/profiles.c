@@ -66,18 +66,18 @@ static const struct cwi_profile profiles[] = {
          * kept after 16-64 MiB, as with clflushopt alone, which is 2-4%
          * faster cold and 17% slower hot at 16 KiB; prefetchnta alone lets
          * it go); streaming stores above the threshold (cold 64 MiB
-         * 1.05-1.18x rep movsb, 1.59-1.73x glibc); 513 B-1 KiB with both
-         * buffers off a line through the loop that aligns the destination
-         * (at 3:13 0.82-1.00x glibc -> 1.01-1.16x; level or ahead at 1:1,
-         * 13:3, 60:4, 16:48, 1.00x at 32:32 where the blocks read 1.06-1.42). */
+         * 1.05-1.18x rep movsb, 1.59-1.73x glibc). Past 128 B cw_memcpy's
+         * kernel with fewer stores across two lines (memcpy_mid
+         * direct-lines): 136-192 B 0.85-1.27x glibc -> 1.18-1.57x, 528 B-1 KiB
+         * with both buffers off a line at 3:13 0.82-1.00 -> 0.99-1.20. */
         .name = "amd-zen4",
         .measured = "docs/RESULTS.md, AMD EPYC family 25 model 17",
         .nt_level = 3, .nt_num = 1, .nt_den = 2, .rep_mode = CWI_REP_ALIGNED,
         .rep_min = 32 * KiB, .rep_max = 256 * KiB, .stream_pf_dist = 0,
         .stream_pf_hint = CWI_PF_T0, .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
         .src_pf_dist = 2 * KiB, .src_flush_back = 512, .persist_small = CWI_PERSIST_MOVNTI,
-        .memcpy_mid = CWI_MID_DIRECT, .memcpy_inline = CWI_INLINE_64,
-        .misaligned_loop_min = 8 * 64 + 1, .impl = "avx512-evex",
+        .memcpy_mid = CWI_MID_DIRECT_LINES, .memcpy_inline = CWI_INLINE_64,
+        .impl = "avx512-evex",
     },
     {
         /* AMD EPYC Zen 5 guest (family 26 model 2, docs/RESULTS.md and
@@ -358,7 +358,6 @@ void cwi_policy_from_profile(struct cwi_policy *p, const struct cwi_profile *r,
     p->persist_small = r->persist_small;
     p->memcpy_mid = r->memcpy_mid;
     p->memcpy_inline = r->memcpy_inline;
-    p->misaligned_loop_min = r->misaligned_loop_min;
     /* Not a profile's: below 4 MiB (about 200 us at a core's 20 GB/s) a
      * worker's wake-up and the split cost a measurable share of the copy,
      * and no profile has measured the crossover (docs/PARALLEL.md). */

@@ -29,7 +29,7 @@ static const char *const hint_names[] = {"t0", "t1", "t2", "nta", NULL};
 static const char *const src_names[] = {"none", "prefetchnta", "flush", "both", NULL};
 static const char *const persist_names[] = {"movnti", "clwb", NULL};
 static const char *const stream_names[] = {"nt-stores", "rep-movsb", NULL};
-static const char *const mid_names[] = {"ladder", "direct", NULL};
+static const char *const mid_names[] = {"ladder", "direct", "direct-lines", NULL};
 static const char *const inline_names[] = {"32", "64", NULL};
 const char *const cwi_flush_pref_names[] = {"auto",    "clwb",    "clflushopt", "clflush",
                                             "dc-cvap", "dc-cvac", NULL};
@@ -75,8 +75,6 @@ static const struct setting_def {
      mid_names, 0},
     {"memcpy_inline", "CACHEWISE_MEMCPY_INLINE", K_ENUM,
      offsetof(struct cwi_policy, memcpy_inline), inline_names, 0},
-    {"misaligned_loop_min", "CACHEWISE_MISALIGNED_LOOP_MIN", K_SIZE,
-     offsetof(struct cwi_policy, misaligned_loop_min), NULL, SIZE_MAX},
     {"impl", "CACHEWISE_IMPL", K_IMPL, 0, NULL, 0},
 };
 #define N_SETTINGS (sizeof defs / sizeof defs[0])
@@ -324,12 +322,11 @@ void cwi_settings_sanitize(struct cwi_policy *p, const struct cwi_cpu *c)
         p->src_mode = CWI_SRC_PREFETCHNTA;
     }
     p->rep_from = p->rep_mode == CWI_REP_OFF ? SIZE_MAX : p->rep_min;
-    p->misaligned_loop_from = p->misaligned_loop_min == 0 ? SIZE_MAX : p->misaligned_loop_min;
 }
 
 /* Field by field through the settings table, which names every field of
- * the policy but the derived rep_from and misaligned_loop_from (each setting is one field; the
- * size check below catches a field added without its setting). */
+ * the policy but the derived rep_from (each setting is one field; the size
+ * check below catches a field added without its setting). */
 void cwi_policy_store(const struct cwi_policy *p)
 {
     for (size_t i = 0; i < N_SETTINGS; i++) {
@@ -341,11 +338,10 @@ void cwi_policy_store(const struct cwi_policy *p)
             __atomic_store_n((int *)to, *(const int *)from, __ATOMIC_RELAXED);
     }
     CWI_POL_SET(rep_from, p->rep_from);
-    CWI_POL_SET(misaligned_loop_from, p->misaligned_loop_from);
 }
-/* ten size_t and eight int settings, rep_from and misaligned_loop_from, as
- * LP64 lays them out (with padding) */
-_Static_assert(sizeof(size_t) != 8 || sizeof(struct cwi_policy) == 136,
+/* nine size_t and eight int settings and rep_from, as LP64 lays them out
+ * (with padding) */
+_Static_assert(sizeof(size_t) != 8 || sizeof(struct cwi_policy) == 120,
                "a field of struct cwi_policy has no setting: cwi_policy_store would skip it");
 
 /* ---- settings put in force by a tool (cw_settings_apply) ------------------ */

@@ -39,7 +39,7 @@
 #include "internal.h"
 #include "x86/small_copy.h"
 
-#if !defined(CWL_W) || !defined(CWL_V) || !defined(CWL_LOADU) || !defined(CWL_STOREU) ||    \
+#if !defined(CWL_W) || !defined(CWL_V) || !defined(CWL_LOADU) || !defined(CWL_STOREU) ||         \
     !defined(CWL_STOREA) || !defined(CWL_STREAM)
 #error "define the CWL_* vector parameters before including copy_ladder.h"
 #endif
@@ -141,21 +141,6 @@ CWL_INLINE int cwl_ht8_size(size_t n)
 }
 
 #if defined(CWL_EVEX_INSTANCE)
-/* The policy's misaligned_loop_min (src/policy.h): whether a copy of 9-16
- * vectors with both buffers off a line runs the loop instead of the
- * straight blocks. The blocks' stores then all straddle two lines as their
- * loads do; the loop stores whole aligned lines. On AMD EPYC family 25
- * model 17, hot 672-1024 B with the source 3 and the destination 13 bytes
- * past a line went from 0.82-0.99x glibc to 0.93-1.16x, while at 576-640 B
- * the blocks stay ahead (docs/results/amd-25-17/README.md, "Both buffers
- * off a line at 9-16 vectors"). With the setting 0, the profiles' value but
- * for amd-zen4, the first compare is never taken. */
-CWL_INLINE int cwl_misaligned_loop(const cwl_u8 *d, const cwl_u8 *s, size_t n)
-{
-    return __builtin_expect(n >= CWI_POL(misaligned_loop_from), 0) &&
-           ((uintptr_t)d & (CWL_LINE - 1)) != 0 && ((uintptr_t)s & (CWL_LINE - 1)) != 0;
-}
-
 /* 13-16 vectors in the avx512-evex row's cw_memcpy: cwl_copy_12to13 and
  * cwl_copy_12to14 up to 14 vectors; above, cwl_copy_12to16 where the
  * destination is 64-byte aligned and n is not a multiple of 64 (hot
@@ -166,9 +151,7 @@ CWL_INLINE int cwl_misaligned_loop(const cwl_u8 *d, const cwl_u8 *s, size_t n)
  * byte off (docs/results/amd-26-2/README.md, "Four tail stores for 897-1023 B"). */
 CWL_INLINE void cwl_copy_13to16(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
-    if (cwl_misaligned_loop(d, s, n))
-        cwl_copy_above8_loop(d, s, n);
-    else if (n <= 13 * CWL_W)
+    if (n <= 13 * CWL_W)
         cwl_copy_12to13(d, s, n);
     else if (n <= 14 * CWL_W)
         cwl_copy_12to14(d, s, n);
@@ -189,8 +172,6 @@ CWL_INLINE void cwl_copy_9to12_window(cwl_u8 *d, const cwl_u8 *s, size_t n)
 {
     if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
         cwl_rep_movsb_align_dst(d, s, n);
-    else if (cwl_misaligned_loop(d, s, n))
-        cwl_copy_above8_loop(d, s, n);
     else
         cwl_copy_8to12(d, s, n);
 }
@@ -349,9 +330,8 @@ CWL_KERNEL void *cwl_k_move(void *dst, const void *src, size_t n)
  * compare and the size ladder of cwl_k_copy (any n <= 128 is still copied
  * right). Last in the file, 64-byte aligned: the kernels above keep their
  * placement. */
-CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small(void *restrict dst,
-                                                                 const void *restrict src,
-                                                                 size_t n)
+CWL_KERNEL __attribute__((aligned(64))) void *
+cwl_k_memcpy_small(void *restrict dst, const void *restrict src, size_t n)
 {
     /* 33..64 B fall through: the commonest, and the class glibc's entry
      * reaches first */
@@ -367,90 +347,40 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small(void *restrict 
 }
 
 #ifndef CWL_SAFE_INSTANCE
-/* cw_memcpy's temporal copy past its small entry: n > CWI_MEMCPY_SMALL
- * (only), the bytes and path of cwl_k_copy without its tests for the
- * classes the small entry took. Each taken branch on the way costs about
- * a cycle on AMD EPYC family 26 model 2, and cwl_k_copy's first test (is
- * n above two vectors?) was taken for every copy the entry sends here, a
- * second test of what the entry had just decided: from here 129-256 B
- * (avx512) reach their block with no taken branch
- * (docs/results/amd-26-2/README.md, "cw_memcpy's copy past the small
- * entry"). cw_memcpy uses it where the policy's memcpy_mid says direct
- * (src/dispatch.c). */
-CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict dst,
-                                                                 const void *restrict src,
-                                                                 size_t n)
+/* cwl_k_memcpy_large: src/x86/memcpy_large.h */
+#define CWL_LARGE_NAME cwl_k_memcpy_large
+#define CWL_LARGE_LINES 0
+#include "x86/memcpy_large.h"
+#undef CWL_LARGE_NAME
+#undef CWL_LARGE_LINES
+
+#if defined(CWL_EVEX_INSTANCE)
+/* cw_memcpy past CWI_MEMCPY_SMALL with fewer stores that straddle two
+ * 64-byte lines, where the CPU pays for each (memcpy_mid direct-lines):
+ * copies of 9-16 vectors with both buffers off a line run the loop that
+ * aligns the destination (one head vector, whole aligned lines, four tail
+ * vectors) instead of the straight blocks, whose stores then all straddle
+ * two lines as their loads do. On AMD EPYC family 25 model 17, hot
+ * 528 B-1 KiB at src+3/dst+13 went from 0.82-1.00x glibc to 0.99-1.20x,
+ * likewise at 1:1, 16:48 and 60:4, and 1.06-1.42x -> 1.00x at 32:32
+ * (docs/results/amd-25-17/README.md, "Fewer stores across two lines").
+ * cwl_k_memcpy_large with this one test more, a kernel of its own chosen
+ * once (src/dispatch.c), so that the rows and profiles that do not choose
+ * it run cwl_k_memcpy_large's code unchanged. */
+CWL_INLINE int cwl_lines_loop(const cwl_u8 *d, const cwl_u8 *s)
 {
-    /* dst in the return register from the start, so that each path ends
-     * in its own ret: GCC otherwise sent all but the first to one shared
-     * "mov dst, rax; ret", a taken jump each */
-    void *ret = dst;
-    __asm__("" : "+a"(ret));
-    cwl_u8 *d = dst;
-    const cwl_u8 *s = src;
-#if CWL_W == 64
-    _Static_assert(CWI_MEMCPY_SMALL >= 2 * CWL_W, "cwl_ht2 needs two vectors");
-    if (__builtin_expect(n <= 8 * CWL_W, 1)) {
-#if defined(CWL_EVEX_INSTANCE)
-        /* 385-512 B tested first: GCC then reaches their block with one
-         * taken branch instead of two, and 129-384 B keep their count. On
-         * AMD EPYC family 26 model 2, in one process, 448 B 1.08x faster
-         * at four of five placements, 512 B 1.01-1.04x, 129-400 B level;
-         * the size distributions level within that harness's spread
-         * (docs/results/amd-26-2/README.md, "385-512 B with one taken branch").
-         * cwl_copy_4to8 keeps the same test, so that it stays right for
-         * all of 257-512 B; the compiler drops it here. Moving the whole
-         * choice into one helper changed GCC's layout and store order of
-         * the six-store block, which is not what was measured. */
-        if (n > 6 * CWL_W) {
-            cwl_ht4(d, s, n);
-            return ret;
-        }
-#endif
-        if (__builtin_expect(n <= 4 * CWL_W, 1))
-            cwl_ht2(d, s, n);
-        else
-            cwl_copy_4to8(d, s, n);
-        return ret;
-    }
-#elif CWL_W == 32
-    _Static_assert(CWI_MEMCPY_SMALL >= 4 * CWL_W, "cwl_ht4 needs four vectors");
-    if (__builtin_expect(n <= 8 * CWL_W, 1)) {
-        cwl_ht4(d, s, n);
-        return ret;
-    }
-#else
-    _Static_assert(CWI_MEMCPY_SMALL >= 8 * CWL_W, "the sizes past 8 vectors only");
-#endif
-    /* 13-16 vectors: the straight block's 16 stores, or the loop where it
-     * stores 13 (one head vector, two iterations, four tail vectors: it
-     * runs two iterations while n <= 13 vectors minus the destination's
-     * misalignment). At 800 B that made the copy 1.15-1.31x faster in one
-     * process on AMD EPYC family 26 model 2; with three iterations (17
-     * stores) the block stays ahead (docs/RESULTS.md, same section). The
-     * avx512-evex row copies up to 14 vectors with twelve from the head and
-     * one or two ending at the end instead, 13 or 14 stores: there hot
-     * 800-832 B went from 0.84-0.97x glibc to 0.87-1.11x, 848-896 B from
-     * 0.84-1.07x to 1.02-1.22x at the four offset pairs (docs/results/amd-26-2/README.md,
-     * "Fewer stores for 769-896 B"); 15-16 vectors: cwl_copy_13to16. */
-    if (cwl_ht8_size(n)) {
-#if defined(CWL_EVEX_INSTANCE)
-        cwl_copy_13to16(d, s, n);
-#else
-        if (n + ((uintptr_t)d & (CWL_W - 1)) <= 13 * CWL_W)
-            cwl_copy_above8_loop(d, s, n);
-        else
-            cwl_ht8(d, s, n);
-#endif
-#if defined(CWL_EVEX_INSTANCE)
-    } else if (n <= 12 * CWL_W) {
-        cwl_copy_9to12_window(d, s, n);
-#endif
-    } else {
-        cwl_copy_window_or_loop(d, s, n);
-    }
-    return ret;
+    return ((uintptr_t)d & (CWL_LINE - 1)) != 0 && ((uintptr_t)s & (CWL_LINE - 1)) != 0;
 }
+#define CWL_LARGE_NAME cwl_k_memcpy_large_lines
+#define CWL_LARGE_LINES 1
+#include "x86/memcpy_large.h"
+#undef CWL_LARGE_NAME
+#undef CWL_LARGE_LINES
+#define CWL_LARGE_LINES_FN cwl_k_memcpy_large_lines
+#else
+#define CWL_LARGE_LINES_FN NULL
+#endif
+
 #endif
 
 #if CWL_W >= 32 && !defined(CWL_SAFE_INSTANCE)
@@ -464,9 +394,8 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_large(void *restrict 
  * level with it, level with glibc at both (docs/results/amd-26-2/README.md, "cw_memcpy's
  * copy past the small entry"). Used where the policy's memcpy_mid says
  * direct (src/dispatch.c). Correct for any n up to 128. */
-CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small_flat(void *restrict dst,
-                                                                      const void *restrict src,
-                                                                      size_t n)
+CWL_KERNEL __attribute__((aligned(64))) void *
+cwl_k_memcpy_small_flat(void *restrict dst, const void *restrict src, size_t n)
 {
 #if defined(CWL_EVEX_INSTANCE)
     /* The avx512-evex row (amd-zen5's and amd-zen4's) copies 65-128 B with one 64-byte
@@ -520,17 +449,17 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small_flat(void *rest
         .name = (NAME), .required = (REQUIRED), .copy = cwl_k_copy, .copy_nt = cwl_k_copy_nt,    \
         .copy_nt_srcnta = cwl_k_copy_nt_srcnta, .copy_srcnta = cwl_k_copy_srcnta,                \
         .flushcache = cwl_k_flushcache, .persist = cwl_k_persist, .move = cwl_k_move,            \
-        .copy_safe = (SAFE),                                                                     \
-        .memcpy_small = cwl_k_memcpy_small, .memcpy_small_flat = CWL_SMALL_FLAT,                 \
-        .memcpy_large = cwl_k_memcpy_large,                                                      \
-        .memset_nt = cwl_k_memset_nt, .memset_flushcache = cwl_k_memset_flushcache,              \
-        .memset_persist = cwl_k_memset_persist, .path = cwl_k_path,                              \
+        .copy_safe = (SAFE), .memcpy_small = cwl_k_memcpy_small,                                 \
+        .memcpy_small_flat = CWL_SMALL_FLAT, .memcpy_large = cwl_k_memcpy_large,                 \
+        .memcpy_large_lines = CWL_LARGE_LINES_FN, .memset_nt = cwl_k_memset_nt,                  \
+        .memset_flushcache = cwl_k_memset_flushcache, .memset_persist = cwl_k_memset_persist,    \
+        .path = cwl_k_path,                                                                      \
     }
 
 /* The safe instance's one function: the temporal copy, returning the bytes
  * not copied (0). */
 #define CWL_SAFE_KERNEL_DEF(NAME)                                                                \
-    CWI_SAFE_SECTION size_t NAME(void *restrict dst, const void *restrict src, size_t n)        \
+    CWI_SAFE_SECTION size_t NAME(void *restrict dst, const void *restrict src, size_t n)         \
     {                                                                                            \
         cwl_k_copy(dst, src, n);                                                                 \
         return 0;                                                                                \

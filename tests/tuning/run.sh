@@ -28,8 +28,7 @@ prof() { awk -v k="$1" '$1 == k { print $3 }' <<<"$2"; }
 
 base=$(info) || bad "cwbench info failed"
 grep -q '^configuration errors (ignored): 0$' <<<"$base" || bad "errors in a clean run: $base"
-for k in nt_threshold rep_movsb stream_prefetch src_noreuse persist_small memcpy_mid memcpy_inline \
-    misaligned_loop_min impl; do
+for k in nt_threshold rep_movsb stream_prefetch src_noreuse persist_small memcpy_mid memcpy_inline impl; do
     [ "$(src "$k" "$base")" = table ] || bad "$k: source $(src "$k" "$base"), want table"
 done
 

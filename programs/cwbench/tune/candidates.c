@@ -15,7 +15,7 @@ static const char *const hint_name[] = {"t0", "t1", "t2", "nta", NULL};
 static const char *const stream_names[] = {"nt-stores", "rep-movsb", NULL};
 static const char *const src_names[] = {"none", "prefetchnta", "flush", "both", NULL};
 static const char *const persist_names[] = {"movnti", "clwb", NULL};
-static const char *const mid_names[] = {"ladder", "direct", NULL};
+static const char *const mid_names[] = {"ladder", "direct", "direct-lines", NULL};
 static const char *const inline_names[] = {"32", "64", NULL};
 /* each key's names, NULL for a byte or thread count */
 static const char *const *const key_names[TUNE_N_KEYS] = {

@@ -24,6 +24,7 @@ enum { REP_OFF, REP_ALIGNED, REP_ALIGN_DST, REP_ALIGN_DST_FAR };
 enum { PF_T0, PF_T1, PF_T2, PF_NTA };
 enum { STREAM_NT, STREAM_REP };
 enum { PERSIST_MOVNTI, PERSIST_CLWB };
+enum { MID_LADDER, MID_DIRECT, MID_DIRECT_LINES };
 
 struct tune_policy {
     size_t v[TUNE_N_KEYS];

@@ -560,7 +560,8 @@ static void keep_unmeasured(struct found *f)
         {7, 0, "its row has one temporal copy kernel for every size; the profile's value "
                "kept"},
         {8, 0, "its entries copy nothing themselves; the profile's value kept"},
-        {9, 0, "its row has no straight blocks past 8 vectors; the profile's value kept"},
+        {9, 0, "its row has one temporal copy kernel for every size; the profile's value "
+               "kept"},
     };
     f->pol.v[TK_REP_MOVSB] = REP_OFF;
     f->pol.v[TK_STREAM_METHOD] = STREAM_NT;
@@ -612,7 +613,7 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
         tune_src_noreuse(&e, t, &f, cpu) != 0 || tune_persist(&e, &f, cpu) != 0 ||
         tune_memcpy_mid(&e, &f.pol, f.why[7], sizeof f.why[7]) != 0 ||
         tune_memcpy_inline(&e, &f.pol, f.why[8], sizeof f.why[8]) != 0 ||
-        tune_misaligned_loop(&e, &f.pol, f.why[9], sizeof f.why[9]) != 0) {
+        tune_memcpy_lines(&e, &f.pol, f.why[9], sizeof f.why[9]) != 0) {
 #elif defined(TUNE_PREFETCH)
     keep_unmeasured(&f);
     if (tune_prefetch(&e, t, &f) != 0 || tune_threshold(&e, t, &f) != 0 ||
@@ -644,12 +645,16 @@ int cwb_cmd_tune(const struct tune_opts *t, const struct cwb_opts *o)
         printf("%-26s %-14s %-14s %s\n", tune_keys[k], vf[k], vb[k],
                strcmp(vf[k], vb[k]) == 0 ? "" : "differs");
     printf("\nevidence (each line: the candidates interleaved in one run, medians):\n");
-    static const char *const what[10] = {"streaming prefetch", "streaming threshold",
-                                         "rep movsb",          "CW_SRC_NOREUSE",
-                                         "small persists",     "streaming method",
-                                         "parallel threads",   "cw_memcpy past its own copy",
+    static const char *const what[10] = {"streaming prefetch",
+                                         "streaming threshold",
+                                         "rep movsb",
+                                         "CW_SRC_NOREUSE",
+                                         "small persists",
+                                         "streaming method",
+                                         "parallel threads",
+                                         "cw_memcpy past its own copy",
                                          "cw_memcpy's own copy",
-                                         "cw_memcpy of 9-16 vectors off a line"};
+                                         "cw_memcpy's stores across two lines"};
     for (int k = 0; k < 10; k++)
         if (f.why[k][0] != '\0')
             printf("  %s: %s\n", what[k], f.why[k]);

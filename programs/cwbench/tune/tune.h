@@ -27,11 +27,11 @@ const char *tune_size_text(size_t v, char buf[32]);
 
 /* The tuning file (tune_file.c): its settings in order, and the writer:
  * v[k] the value of tune_keys[k] as the file spells it, why[] the evidence
- * lines (tune.c's decisions 0..5, 6 the thread count, 7, 8 and 9 cw_memcpy's
- * copies past its own, its own copies and its copies of 9-16 vectors with
- * both buffers off a line: tune_entry.c; "" for none), base
+ * lines (tune.c's decisions 0..5, 6 the thread count, 7 and 8 cw_memcpy's
+ * copies past its own and its own copies, 9 the shape of those past its
+ * own: tune_entry.c; "" for none), base
  * the profile it builds on. 0, or -1 after the message. */
-#define TUNE_N_KEYS 16
+#define TUNE_N_KEYS 15
 extern const char *const tune_keys[TUNE_N_KEYS];
 /* their indexes */
 enum {
@@ -49,8 +49,7 @@ enum {
     TK_PERSIST_SMALL,
     TK_PARALLEL_THREADS,
     TK_MEMCPY_MID,
-    TK_MEMCPY_INLINE,
-    TK_MISALIGNED_LOOP_MIN
+    TK_MEMCPY_INLINE
 };
 /* The path `tune --install` writes in dir for this CPU (dir created if
  * missing). 0, or -1 after the message. */

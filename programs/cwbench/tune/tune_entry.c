@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* `cwbench tune`, decisions 8, 9 and 10: cw_memcpy's small copies on x86,
  * the copies it makes itself (memcpy_inline), the kernels it jumps to past
- * them (memcpy_mid), and its copies of 9-16 vectors with both buffers off a
- * line (misaligned_loop_min). Each compares the library's cw_memcpy under
- * two values of its setting, interleaved like the other decisions'
- * candidates. */
+ * them (memcpy_mid: ladder or direct), and their shape (memcpy_mid: direct
+ * or direct-lines). Each compares the library's cw_memcpy under two values
+ * of its setting, interleaved like the other decisions' candidates. */
 #include <math.h>
 #include <stdio.h>
 
@@ -42,29 +41,28 @@ static void vote_add(struct vote *v, const struct tune_cell *cl)
 }
 
 /* The side significantly faster in more cells, by a geomean on its side of
- * 1, wins pol's key: value[1] (called name[1]) or value[0]; else the value
- * in force stays. The tally goes to why + len. */
+ * 1, wins pol's key: value[1] or value[0] of the enumerated setting;
+ * else the value in force stays. The tally goes to why + len. */
 static void vote_decide_values(const struct vote *v, struct tune_policy *pol, int key,
-                               const size_t value[2], const char *const name[2], char *why,
-                               size_t cap, size_t len)
+                               const size_t value[2], char *why, size_t cap, size_t len)
 {
     double geomean = exp(v->log_sum / (double)v->cells);
     if (len < cap)
         snprintf(why + len, cap - len, "; geomean %.3f, significantly faster: %s %d, %s %d",
-                 geomean, name[1], v->hi, name[0], v->lo);
+                 geomean, tune_value_name(key, value[1]), v->hi, tune_value_name(key, value[0]),
+                 v->lo);
     if (v->hi > v->lo && geomean > 1)
         pol->v[key] = value[1];
     else if (v->lo > v->hi && geomean < 1)
         pol->v[key] = value[0];
 }
 
-/* The same for an enumerated setting's values 0 and 1. */
+/* The same between values 0 and 1. */
 static void vote_decide(const struct vote *v, struct tune_policy *pol, int key, char *why,
                         size_t cap, size_t len)
 {
     static const size_t value[2] = {0, 1};
-    const char *const name[2] = {tune_value_name(key, 0), tune_value_name(key, 1)};
-    vote_decide_values(v, pol, key, value, name, why, cap, len);
+    vote_decide_values(v, pol, key, value, why, cap, len);
 }
 
 /* 8. cw_memcpy between its inline copy and the threshold: the row's
@@ -150,36 +148,40 @@ int tune_memcpy_inline(struct cwb_engine *e, struct tune_policy *pol, char *why,
     return 0;
 }
 
-/* 10. cw_memcpy's copies of 9-16 vectors (513 B-1 KiB) with both buffers
- * off a 64-byte line (misaligned_loop_min, x86): the row's straight blocks
- * (0) against the loop that aligns the destination from 9 vectors (513).
- * Hot at 528, 640, 800 and 1000 B with the source and destination 3 and 13,
- * 1 and 1, 16 and 48, and 32 and 32 bytes past a line (the last where the
- * blocks' stores straddle least). The side significantly faster in more of
- * the 16 cells, by a geomean on its side of 1, wins; else the policy in
- * force stays. On a row without such blocks (all but avx512-evex) both
- * candidates are one path and the vote ties. */
-int tune_misaligned_loop(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap)
+/* 10. The shape of cw_memcpy's direct kernels (memcpy_mid, x86): direct
+ * against direct-lines, whose copies of 9-16 vectors with both buffers off
+ * a line run the loop that aligns the destination instead of the straight
+ * blocks. Hot at 528, 640, 800 and 1000 B with the source and destination
+ * 3 and 13, 1 and 1, 16 and 48, and 32 and 32 bytes past a line (16 cells;
+ * the last where the blocks' stores straddle least). The side
+ * significantly faster in more cells, by a geomean on its side of 1, wins;
+ * else the policy in force stays. Not measured where decision 8 left
+ * ladder; on a row without the direct-lines kernel (all but avx512-evex)
+ * both candidates run one path and the vote ties. */
+int tune_memcpy_lines(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap)
 {
-    static const size_t value[2] = {0, 8 * 64 + 1};
-    static const char *const name[2] = {"blocks", "loop"};
+    if (pol->v[TK_MEMCPY_MID] == MID_LADDER) {
+        snprintf(why, cap, "not measured: ladder chosen above (direct-lines is a shape of direct)");
+        return 0;
+    }
+    static const size_t value[2] = {MID_DIRECT, MID_DIRECT_LINES};
     struct tune_cand c[2];
     for (size_t i = 0; i < 2; i++) {
         struct tune_policy p = *pol;
-        p.v[TK_MISALIGNED_LOOP_MIN] = value[i];
-        tune_cand_set(&c[i], name[i], op_memcpy, &p);
+        p.v[TK_MEMCPY_MID] = value[i];
+        tune_cand_set(&c[i], tune_value_name(TK_MEMCPY_MID, value[i]), op_memcpy, &p);
     }
     static const size_t sizes[] = {528, 640, 800, 1000};
     static const int offs[][2] = {{3, 13}, {1, 1}, {16, 48}, {32, 32}};
     const size_t ns = sizeof sizes / sizeof sizes[0], no = sizeof offs / sizeof offs[0];
     struct vote v = {0};
-    size_t len = (size_t)snprintf(why, cap, "loop/blocks hot:");
+    size_t len = (size_t)snprintf(why, cap, "direct-lines/direct hot:");
     for (size_t o = 0; o < no; o++) {
         len += (size_t)snprintf(why + len, cap - len, " %d:%d", offs[o][0], offs[o][1]);
         for (size_t i = 0; i < ns; i++) {
             struct cwb_spec sp = tune_hot_spec(sizes[i], offs[o][0], offs[o][1]);
             struct tune_cell cl;
-            say("cw_memcpy of 9-16 vectors off a line", o * ns + i + 1, no * ns);
+            say("cw_memcpy's stores across two lines", o * ns + i + 1, no * ns);
             if (tune_measure_cell(e, &sp, c, 2, &cl) != 0)
                 return -1;
             vote_add(&v, &cl);
@@ -188,7 +190,7 @@ int tune_misaligned_loop(struct cwb_engine *e, struct tune_policy *pol, char *wh
                                         cl.vs0[1].ratio);
         }
     }
-    vote_decide_values(&v, pol, TK_MISALIGNED_LOOP_MIN, value, name, why, cap, len);
+    vote_decide_values(&v, pol, TK_MEMCPY_MID, value, why, cap, len);
     return 0;
 }
 

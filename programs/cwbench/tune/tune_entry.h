@@ -17,9 +17,9 @@ int tune_memcpy_mid(struct cwb_engine *e, struct tune_policy *pol, char *why, si
 /* memcpy_inline: 32 or 64, hot at 24-64 B at two placements and two cells
  * of mixed sizes at random offsets */
 int tune_memcpy_inline(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap);
-/* misaligned_loop_min: 0 (the row's straight blocks) or 513 (the loop for
- * 9-16 vectors), hot at 528 B-1000 B at four placements with both buffers
- * off a line */
-int tune_misaligned_loop(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap);
+/* memcpy_mid again, where decision 8 left direct or direct-lines: direct
+ * against direct-lines, hot at 528-1000 B at four placements with both
+ * buffers off a line */
+int tune_memcpy_lines(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap);
 
 #endif

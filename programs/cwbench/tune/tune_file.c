@@ -19,9 +19,9 @@ const char *const tune_keys[TUNE_N_KEYS] = {
     "nt_threshold", "rep_movsb", "rep_movsb_min", "rep_movsb_max", "stream_prefetch",
     "stream_prefetch_hint", "stream_method", "stream_rep_min", "src_noreuse",
     "src_noreuse_prefetch", "src_noreuse_flush_behind", "persist_small", "parallel_threads",
-    "memcpy_mid", "memcpy_inline", "misaligned_loop_min"};
+    "memcpy_mid", "memcpy_inline"};
 /* which evidence line (why[]) explains each key */
-static const int key_why[TUNE_N_KEYS] = {1, 2, 2, 2, 0, 0, 5, 5, 3, 3, 3, 4, 6, 7, 8, 9};
+static const int key_why[TUNE_N_KEYS] = {1, 2, 2, 2, 0, 0, 5, 5, 3, 3, 3, 4, 6, 9, 8};
 static const char *const key_doc[TUNE_N_KEYS] = {
     "cw_memcpy, cw_memmove and cw_copy(auto) stream at and above this size",
     "rep movsb for temporal copies: off, aligned (both buffers 64-byte aligned) or "
@@ -39,13 +39,12 @@ static const char *const key_doc[TUNE_N_KEYS] = {
     "partial-line persists of aligned 4/8-byte words: movnti, or clwb (store + write-back)",
     "threads cw_copy_parallel(..., 0) asks for, the caller's included (0: every CPU the caller "
     "may run on)",
-    "cw_memcpy past its own copy (memcpy_inline), below the threshold: ladder (the row's size ladders) "
-    "or direct (its kernels with fewer branches: 33-128 B in one block, 129 B and up without "
-    "the smaller classes' tests)",
+    "cw_memcpy past its own copy (memcpy_inline), below the threshold: ladder (the row's size ladders), "
+    "direct (its kernels with fewer branches: 33-128 B in one block, 129 B and up without "
+    "the smaller classes' tests) or direct-lines (direct, with 513 B-1 KiB through the loop that aligns the "
+    "destination where both buffers are off a line; avx512-evex)",
     "the copies cw_memcpy and cw_memmove make themselves: 32 (0-32 B) or 64 (0-64 B in glibc's "
-    "classes, 32 B with 33-64 B)",
-    "cw_memcpy's copies from this size up to 1 KiB with both buffers off a 64-byte line run the "
-    "loop that aligns the destination, not the row's straight blocks (avx512-evex; 0: never)"};
+    "classes, 32 B with 33-64 B)"};
 
 int tune_write_file(const char *path, char v[TUNE_N_KEYS][32], char why[][480], const char *base,
                     const struct cw_info *in)
