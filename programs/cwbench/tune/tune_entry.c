@@ -57,6 +57,32 @@ static void vote_decide_values(const struct vote *v, struct tune_policy *pol, in
         pol->v[key] = value[0];
 }
 
+/* The hot cells sizes x offs (source and destination offsets) of c[0] and
+ * c[1], each added to v and its ratio written to why from *len, which it
+ * advances; phase names the progress lines. 0, or -1 when a measurement
+ * failed. */
+static int vote_hot_grid(struct cwb_engine *e, struct tune_cand c[2], const size_t *sizes,
+                         size_t ns, const int (*offs)[2], size_t no, const char *phase,
+                         struct vote *v, char *why, size_t cap, size_t *len)
+{
+    for (size_t o = 0; o < no; o++) {
+        if (*len < cap)
+            *len += (size_t)snprintf(why + *len, cap - *len, " %d:%d", offs[o][0], offs[o][1]);
+        for (size_t i = 0; i < ns; i++) {
+            struct cwb_spec sp = tune_hot_spec(sizes[i], offs[o][0], offs[o][1]);
+            struct tune_cell cl;
+            say(phase, o * ns + i + 1, no * ns);
+            if (tune_measure_cell(e, &sp, c, 2, &cl) != 0)
+                return -1;
+            vote_add(v, &cl);
+            if (*len < cap)
+                *len += (size_t)snprintf(why + *len, cap - *len, " %zu B %.2f", sizes[i],
+                                         cl.vs0[1].ratio);
+        }
+    }
+    return 0;
+}
+
 /* The same between values 0 and 1. */
 static void vote_decide(const struct vote *v, struct tune_policy *pol, int key, char *why,
                         size_t cap, size_t len)
@@ -77,23 +103,12 @@ int tune_memcpy_mid(struct cwb_engine *e, struct tune_policy *pol, char *why, si
     tune_cand_pair(c, pol, TK_MEMCPY_MID, op_memcpy); /* ladder, direct */
     static const size_t sizes[] = {48, 80, 112, 160, 256, 512, 576, 768, 1024};
     static const int offs[][2] = {{0, 0}, {5, 37}};
-    const size_t ns = sizeof sizes / sizeof sizes[0], no = sizeof offs / sizeof offs[0];
     struct vote v = {0};
     size_t len = (size_t)snprintf(why, cap, "direct/ladder hot:");
-    for (size_t o = 0; o < no; o++) {
-        len += (size_t)snprintf(why + len, cap - len, " %d:%d", offs[o][0], offs[o][1]);
-        for (size_t i = 0; i < ns; i++) {
-            struct cwb_spec sp = tune_hot_spec(sizes[i], offs[o][0], offs[o][1]);
-            struct tune_cell cl;
-            say("cw_memcpy past its inline copy", o * ns + i + 1, no * ns);
-            if (tune_measure_cell(e, &sp, c, 2, &cl) != 0)
-                return -1;
-            vote_add(&v, &cl);
-            if (len < cap)
-                len += (size_t)snprintf(why + len, cap - len, " %zu B %.2f", sizes[i],
-                                        cl.vs0[1].ratio);
-        }
-    }
+    if (vote_hot_grid(e, c, sizes, sizeof sizes / sizeof sizes[0], offs,
+                      sizeof offs / sizeof offs[0], "cw_memcpy past its inline copy", &v, why, cap,
+                      &len) != 0)
+        return -1;
     vote_decide(&v, pol, TK_MEMCPY_MID, why, cap, len);
     return 0;
 }
@@ -173,23 +188,12 @@ int tune_memcpy_lines(struct cwb_engine *e, struct tune_policy *pol, char *why, 
     }
     static const size_t sizes[] = {528, 640, 800, 1000};
     static const int offs[][2] = {{3, 13}, {1, 1}, {16, 48}, {32, 32}};
-    const size_t ns = sizeof sizes / sizeof sizes[0], no = sizeof offs / sizeof offs[0];
     struct vote v = {0};
     size_t len = (size_t)snprintf(why, cap, "direct-lines/direct hot:");
-    for (size_t o = 0; o < no; o++) {
-        len += (size_t)snprintf(why + len, cap - len, " %d:%d", offs[o][0], offs[o][1]);
-        for (size_t i = 0; i < ns; i++) {
-            struct cwb_spec sp = tune_hot_spec(sizes[i], offs[o][0], offs[o][1]);
-            struct tune_cell cl;
-            say("cw_memcpy's stores across two lines", o * ns + i + 1, no * ns);
-            if (tune_measure_cell(e, &sp, c, 2, &cl) != 0)
-                return -1;
-            vote_add(&v, &cl);
-            if (len < cap)
-                len += (size_t)snprintf(why + len, cap - len, " %zu B %.2f", sizes[i],
-                                        cl.vs0[1].ratio);
-        }
-    }
+    if (vote_hot_grid(e, c, sizes, sizeof sizes / sizeof sizes[0], offs,
+                      sizeof offs / sizeof offs[0], "cw_memcpy's stores across two lines", &v, why,
+                      cap, &len) != 0)
+        return -1;
     vote_decide_values(&v, pol, TK_MEMCPY_MID, value, why, cap, len);
     return 0;
 }
