@@ -191,7 +191,7 @@ static int disjoint(const void *a, const void *b, size_t n)
  * initialisation, the fenced streaming copy) sits in its own function, so
  * the compiler sets up no stack frame for the common case. */
 static __attribute__((noinline, cold)) void *memcpy_first_use(void *restrict dst,
-                                                             const void *restrict src, size_t n)
+                                                              const void *restrict src, size_t n)
 {
     cwi_init();
     return cw_memcpy(dst, src, n);
@@ -208,7 +208,8 @@ __attribute__((noinline, cold, noreturn)) void cwi_size_overflow(const char *fn,
     char line[160];
     int len = snprintf(line, sizeof line,
                        "cachewise: %s: size %zu is larger than PTRDIFF_MAX (no object is that "
-                       "large); aborting\n", fn, n);
+                       "large); aborting\n",
+                       fn, n);
     cwi_write_stderr(line, len, sizeof line);
     abort();
 }
@@ -245,7 +246,7 @@ static __attribute__((noinline)) void *memcpy_streaming(void *dst, const void *s
 
 /* memcpy_inline 32: 0-15, 16-32 */
 static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
-                                                             const unsigned char *s, size_t n)
+                                                              const unsigned char *s, size_t n)
 {
     /* 16-32 B out of line: the layout GCC gave this tree when it stood
      * alone (0-15 B one taken branch fewer) */
@@ -261,9 +262,8 @@ static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
  * copies: 13-59% of their calls against 6-17%) and 1-3 B one taken branch
  * further (hot 1 B 0.82x); the hints restore copy_upto32's layout.
  * Unused in a shared library built without the avx512-evex row. */
-static inline __attribute__((always_inline, unused)) void copy_upto32_8first(unsigned char *d,
-                                                                            const unsigned char *s,
-                                                                            size_t n)
+static inline __attribute__((always_inline, unused)) void
+copy_upto32_8first(unsigned char *d, const unsigned char *s, size_t n)
 {
     if (__builtin_expect(n >= 16, 0))
         cwi_copy_16to32(d, s, n);
@@ -287,12 +287,11 @@ static inline __attribute__((always_inline, unused)) void copy_upto32_8first(uns
  * take the same branches but for the 32-64 B class: a CPU whose profile
  * keeps 32 runs the tree it ran before the setting existed, behind two
  * loads and one branch never taken, and the 64 B tree pays nothing for the
- * setting below 32 B or above 64 B. (A first test of the setting itself cost the 64 B tree a taken
- * branch on every path: hot 4-24 B 0.81-0.86x the 32 B tree, random 80-128
- * B 0.88-0.91x, on AMD EPYC family 26 model 2, docs/results/amd-26-2/README.md, "The
- * entry's classes".) dst is put in the return register before the copy, so
- * that every size class ends in its own one-byte ret: with "mov %rdi,%rax;
- * ret" as the common tail, GCC sent the 1-7 B classes to one shared copy of
+ * setting below 32 B or above 64 B. (A first test of the setting itself cost the 64 B tree a
+ * taken branch on every path: hot 4-24 B 0.81-0.86x the 32 B tree, random 80-128 B 0.88-0.91x, on
+ * AMD EPYC family 26 model 2, docs/results/amd-26-2/README.md, "The entry's classes".) dst is put
+ * in the return register before the copy, so that every size class ends in its own one-byte ret:
+ * with "mov %rdi,%rax; ret" as the common tail, GCC sent the 1-7 B classes to one shared copy of
  * it (four taken branches where glibc takes two; 2-4 B hot 0.85-0.89 of
  * glibc on the Xeon, docs/RESULTS.md). */
 #ifdef CWI_INLINE_MAX
@@ -301,8 +300,8 @@ static inline __attribute__((always_inline, unused)) void copy_upto32_8first(uns
         if ((n) <= atomic_load_explicit(&g_inline.max, memory_order_relaxed)) {                  \
             void *ret_ = (dst);                                                                  \
             __asm__("" : "+a"(ret_));                                                            \
-            if (__builtin_expect((n) >= atomic_load_explicit(&g_inline.four_from,                \
-                                                             memory_order_relaxed), 0))          \
+            if (__builtin_expect(                                                                \
+                    (n) >= atomic_load_explicit(&g_inline.four_from, memory_order_relaxed), 0))  \
                 cwi_copy_32to64(ret_, (src), (n));                                               \
             else                                                                                 \
                 copy_upto32_fn(ret_, (src), (n));                                                \
@@ -332,9 +331,8 @@ static inline __attribute__((always_inline, unused)) void copy_upto32_8first(uns
  * sort's mostly 32-64 B replay 0.95x, MemmoveGoogleA 0.98x; builds
  * alternating, docs/results/amd-26-2/README.md, "The 128 B bound
  * first"). */
-static inline __attribute__((always_inline)) void *memcpy_past_small(void *restrict dst,
-                                                                    const void *restrict src,
-                                                                    size_t n)
+static inline __attribute__((always_inline)) void *
+memcpy_past_small(void *restrict dst, const void *restrict src, size_t n)
 {
     if (__builtin_expect(n >= nt_threshold(), 0))
         return memcpy_streaming(dst, src, n);
@@ -345,17 +343,27 @@ static inline __attribute__((always_inline)) void *memcpy_past_small(void *restr
  * row's small-copy entry, larger ones through the row. The baseline and
  * avx2 IFUNC entries' way (unused in the static library, whose cw_memcpy
  * tests the 128 B bound first). */
-static inline __attribute__((always_inline, unused)) void *memcpy_through_row(void *restrict dst,
-                                                                             const void *restrict src,
-                                                                             size_t n)
+static inline __attribute__((always_inline, unused)) void *
+memcpy_through_row(void *restrict dst, const void *restrict src, size_t n)
 {
     if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1))
         return atomic_load_explicit(&g_memcpy_small, memory_order_acquire)(dst, src, n);
     return memcpy_past_small(dst, src, n);
 }
 
+#ifdef CWI_MEMCPY_IFUNC
+/* The bound an entry fixed at load copies up to itself (memcpy_entry_evex64:
+ * 64), or 0 where the entry follows the policy; the resolver writes it. */
+static _Atomic(size_t) g_entry_inline_max;
+#endif
+
 size_t cwi_inline_max(void)
 {
+#ifdef CWI_MEMCPY_IFUNC
+    size_t fixed = atomic_load_explicit(&g_entry_inline_max, memory_order_relaxed);
+    if (fixed != 0)
+        return fixed;
+#endif
 #ifdef CWI_INLINE_MAX
     return atomic_load_explicit(&g_inline.max, memory_order_relaxed);
 #else
@@ -398,9 +406,8 @@ static CWI_ENTRY void *memcpy_entry_baseline(void *restrict dst, const void *res
     return memcpy_through_row(dst, src, n);
 }
 
-static CWI_ENTRY __attribute__((target("avx,avx2"))) void *memcpy_entry_avx2(void *restrict dst,
-                                                                     const void *restrict src,
-                                                                     size_t n)
+static CWI_ENTRY __attribute__((target("avx,avx2"))) void *
+memcpy_entry_avx2(void *restrict dst, const void *restrict src, size_t n)
 {
     CWI_RETURN_IF_SMALL(dst, src, n);
     if (__builtin_expect(n <= 64, 1)) {
@@ -433,6 +440,31 @@ static CWI_ENTRY void *memcpy_entry_evex(void *restrict dst, const void *restric
     CWI_RETURN_IF_SMALL_BY(dst, src, n, copy_upto32_8first);
     return cwi_evex_memcpy_small(dst, src, n);
 }
+
+/* memcpy_entry_evex with its own copies' bounds as immediates, 0-64 B in
+ * glibc's classes (memcpy_inline 64, fixed at load: cwi_inline_max says
+ * so), where the profile the resolver finds asks for it (evex_entry,
+ * amd-zen4): no load and no taken branch before a 32-64 B copy, where the
+ * policy's two loads cost it both. On AMD EPYC family 25 model 17, cwbench
+ * linked to the shared library against glibc through its own PLT: hot
+ * 32-64 B 0.82-0.91x glibc -> 1.00-1.11x, sqlite3's profile 0.95 -> 0.99-1.01,
+ * MemcpyGoogleW 0.98-0.99 -> 1.00-1.03 (docs/results/amd-25-17/README.md,
+ * "The shared library against glibc"). */
+static CWI_ENTRY void *memcpy_entry_evex64(void *restrict dst, const void *restrict src, size_t n)
+{
+    if (__builtin_expect(n > CWI_MEMCPY_SMALL, 0))
+        return memcpy_past_small(dst, src, n);
+    if (__builtin_expect(n <= 64, 1)) {
+        void *ret = dst;
+        __asm__("" : "+a"(ret));
+        if (__builtin_expect(n >= 32, 1))
+            cwi_copy_32to64(ret, src, n);
+        else
+            copy_upto32_8first(ret, src, n);
+        return ret;
+    }
+    return cwi_evex_memcpy_small(dst, src, n);
+}
 #endif
 
 /* The row called name if this CPU runs it, else NULL; without libc. */
@@ -444,16 +476,18 @@ static CWI_EARLY const struct cwi_impl *early_runnable(const char *name, uint32_
 
 /* The implementation cwi_init() will select, as far as it is known before
  * the process is set up: CACHEWISE_IMPL's where it names one this CPU
- * runs, else the CPU's profile row's choice where it runs, else the best
+ * runs, else the choice of the profile (*row: the built-in one
+ * CACHEWISE_TUNING names, else the CPU's row) where it runs, else the best
  * runnable (choose_impl in src/startup.c, less the tuning file). */
-static CWI_EARLY const struct cwi_impl *early_impl(void)
+static CWI_EARLY const struct cwi_impl *early_impl(const struct cwi_profile **row)
 {
     uint32_t features = cwi_cpu_features();
-    char setting[16];
-    cwi_early_impl_setting(setting);
+    char setting[16], tuning[16];
+    cwi_early_settings(setting, tuning);
+    *row = cwi_early_row(tuning);
     const struct cwi_impl *impl = early_runnable(setting, features);
-    if (impl == NULL)
-        impl = early_runnable(cwi_early_row_impl(), features);
+    if (impl == NULL && *row != NULL && (*row)->impl != NULL)
+        impl = early_runnable((*row)->impl, features);
     return impl != NULL ? impl : best_runnable(features);
 }
 
@@ -462,7 +496,8 @@ static _Atomic(const char *) g_memcpy_entry;
 
 static CWI_EARLY cwi_copy_fn resolve_cw_memcpy(void)
 {
-    const struct cwi_impl *impl = early_impl();
+    const struct cwi_profile *row;
+    const struct cwi_impl *impl = early_impl(&row);
     const char *name = "baseline";
     cwi_copy_fn entry = memcpy_entry_baseline;
     if (impl == &cwi_impl_avx2 || impl == &cwi_impl_avx512) {
@@ -471,9 +506,13 @@ static CWI_EARLY cwi_copy_fn resolve_cw_memcpy(void)
     }
 #if defined(CWI_HAVE_AVX512_EVEX)
     if (impl == &cwi_impl_avx512_evex) {
-        name = "avx512-evex";
-        entry = memcpy_entry_evex;
+        int fixed = row != NULL && row->evex_entry == CWI_EVEX_ENTRY_FIXED64;
+        name = fixed ? "avx512-evex-64" : "avx512-evex";
+        entry = fixed ? memcpy_entry_evex64 : memcpy_entry_evex;
+        atomic_store_explicit(&g_entry_inline_max, fixed ? 64 : 0, memory_order_relaxed);
     }
+#else
+    (void)row;
 #endif
     atomic_store_explicit(&g_memcpy_entry, name, memory_order_relaxed);
     return entry;
@@ -504,7 +543,7 @@ const char *cwi_memcpy_entry_name(void)
 #endif
 
 static __attribute__((noinline, cold)) void *memmove_first_use(void *dst, const void *src,
-                                                              size_t n)
+                                                               size_t n)
 {
     cwi_init();
     return cw_memmove(dst, src, n);

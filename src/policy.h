@@ -16,10 +16,10 @@
 
 /* How rep movsb is used inside its window [rep_min, rep_max]. */
 enum cwi_rep_mode {
-    CWI_REP_OFF = 0,     /* never: the vector loop at every size */
-    CWI_REP_ALIGNED = 1, /* only when source and destination are both 64-byte aligned */
-    CWI_REP_ALIGN_DST = 2, /* any alignment: one unaligned vector store, then rep movsb
-                            * from the next 64-byte boundary of the destination */
+    CWI_REP_OFF = 0,           /* never: the vector loop at every size */
+    CWI_REP_ALIGNED = 1,       /* only when source and destination are both 64-byte aligned */
+    CWI_REP_ALIGN_DST = 2,     /* any alignment: one unaligned vector store, then rep movsb
+                                * from the next 64-byte boundary of the destination */
     CWI_REP_ALIGN_DST_FAR = 3, /* as CWI_REP_ALIGN_DST, but not where the destination
                                 * lies 1-63 bytes past the source modulo 4 KiB: there
                                 * rep movsb falls to 3.5-40 GB/s on AMD EPYC family 25
@@ -38,11 +38,11 @@ enum cwi_stream_method {
 /* The kernels cw_memcpy reaches between its inline copy and the threshold
  * (the entry has decided the size class: 33..CWI_MEMCPY_SMALL, or above). */
 enum cwi_memcpy_mid {
-    CWI_MID_LADDER = 0, /* the row's memcpy_small and temporal copy, with
-                         * their size ladders */
-    CWI_MID_DIRECT = 1, /* memcpy_small_flat (33..128 B in one block) and
-                         * memcpy_large (from CWI_MEMCPY_SMALL + 1 B), each
-                         * where the row has it */
+    CWI_MID_LADDER = 0,       /* the row's memcpy_small and temporal copy, with
+                               * their size ladders */
+    CWI_MID_DIRECT = 1,       /* memcpy_small_flat (33..128 B in one block) and
+                               * memcpy_large (from CWI_MEMCPY_SMALL + 1 B), each
+                               * where the row has it */
     CWI_MID_DIRECT_LINES = 2, /* as CWI_MID_DIRECT, with memcpy_large_lines
                                * where the row has it */
 };
@@ -53,6 +53,15 @@ enum cwi_memcpy_inline {
     CWI_INLINE_32 = 0, /* 0-32 B: 0-15 and 16-32 */
     CWI_INLINE_64 = 1, /* 0-64 B in glibc's classes: 0-15, 16-31, 32-64 (four
                         * 16-byte moves) */
+};
+
+/* The shared library's cw_memcpy entry where the avx512-evex row is
+ * chosen (src/dispatch.c), fixed when the library is loaded. */
+enum cwi_evex_entry {
+    CWI_EVEX_ENTRY_POLICY = 0,  /* its own copies by the policy's memcpy_inline, read at
+                                 * every call (two loads) */
+    CWI_EVEX_ENTRY_FIXED64 = 1, /* its own copies 0-64 B in glibc's classes, the bounds
+                                 * immediates: memcpy_inline 64 whatever it says later */
 };
 
 /* Software prefetch hint of a streaming loop. */
@@ -159,6 +168,9 @@ struct cwi_profile {
     int persist_small;
     int memcpy_mid;
     int memcpy_inline;
+    /* enum cwi_evex_entry: the shared library's cw_memcpy entry where the
+     * avx512-evex row is chosen (fixed when the library is loaded) */
+    int evex_entry;
     /* the implementation this CPU's copies ran fastest with, where the
      * build has it and the CPU runs it (NULL: the best runnable); a tuning
      * file's impl and CACHEWISE_IMPL come over it */

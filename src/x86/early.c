@@ -88,17 +88,23 @@ static CWI_EARLY int early_secure(void)
     return secure;
 }
 
-/* Looks for CACHEWISE_IMPL in the environment the process started with
- * (nowhere in a privileged process). */
-static CWI_EARLY void early_impl_setting(struct early_match *m)
+static CWI_EARLY void match_both(struct early_match m[2], char ch)
+{
+    match_byte(&m[0], ch);
+    match_byte(&m[1], ch);
+}
+
+/* Looks for both variables of m in the environment the process started
+ * with, in one pass (nowhere in a privileged process). */
+static CWI_EARLY void early_settings(struct early_match m[2])
 {
     if (early_secure())
         return;
     if (environ != NULL) {
         for (char **e = environ; *e != NULL; e++) {
             for (const char *p = *e; *p != '\0'; p++)
-                match_byte(m, *p);
-            match_byte(m, '\0');
+                match_both(m, *p);
+            match_both(m, '\0');
         }
         return;
     }
@@ -109,24 +115,29 @@ static CWI_EARLY void early_impl_setting(struct early_match *m)
     long got;
     while ((got = sys3(SYS_READ, fd, (long)chunk, sizeof chunk)) > 0 || got == -4 /* EINTR */)
         for (long i = 0; i < got; i++)
-            match_byte(m, chunk[i]);
+            match_both(m, chunk[i]);
     sys3(SYS_CLOSE, fd, 0, 0);
 }
 
-CWI_EARLY void cwi_early_impl_setting(char value[16])
+CWI_EARLY void cwi_early_settings(char impl[16], char tuning[16])
 {
-    struct early_match m = {"CACHEWISE_IMPL=", 15, 0, 0, 0, {0}};
-    early_impl_setting(&m);
-    for (size_t i = 0; i < sizeof m.value; i++)
-        value[i] = m.found ? m.value[i] : '\0';
+    struct early_match m[2] = {{"CACHEWISE_IMPL=", 15, 0, 0, 0, {0}},
+                               {"CACHEWISE_TUNING=", 17, 0, 0, 0, {0}}};
+    early_settings(m);
+    for (size_t i = 0; i < sizeof m[0].value; i++) {
+        impl[i] = m[0].found ? m[0].value[i] : '\0';
+        tuning[i] = m[1].found ? m[1].value[i] : '\0';
+    }
 }
 
-CWI_EARLY const char *cwi_early_row_impl(void)
+CWI_EARLY const struct cwi_profile *cwi_early_row(const char *tuning)
 {
+    const struct cwi_profile *named = cwi_profile_find(tuning);
+    if (named != NULL)
+        return named;
     char vendor[13];
     unsigned family, model, stepping;
     cwi_cpu_identity(vendor, &family, &model, &stepping);
-    const struct cwi_profile *row = cwi_profile_row(vendor, family, model, cwi_cpu_features());
-    return row != NULL && row->impl != NULL ? row->impl : "";
+    return cwi_profile_row(vendor, family, model, cwi_cpu_features());
 }
 #endif
