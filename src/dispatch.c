@@ -447,9 +447,11 @@ static CWI_ENTRY void *memcpy_entry_evex(void *restrict dst, const void *restric
  * amd-zen4): no load and no taken branch before a 32-64 B copy, where the
  * policy's two loads cost it both. On AMD EPYC family 25 model 17, cwbench
  * linked to the shared library against glibc through its own PLT: hot
- * 32-64 B 0.82-0.91x glibc -> 1.00-1.11x, sqlite3's profile 0.95 -> 0.99-1.01,
- * MemcpyGoogleW 0.98-0.99 -> 1.00-1.03 (docs/results/amd-25-17/README.md,
- * "The shared library against glibc"). */
+ * 32-64 B 0.81-0.92x glibc -> 1.00-1.13x (16-24 B 1.08-1.17 -> 0.99-1.07,
+ * 72-128 B 0.90-1.01 -> 0.86-0.92), sqlite3's profile 0.95 -> 1.00, sort's
+ * 1.14-1.21 -> 1.27-1.34, MemcpyGoogleW 0.97-0.99 -> 0.99-1.04, the other
+ * distributions level or ahead (docs/results/amd-25-17/README.md, "The
+ * shared library against glibc"). */
 static CWI_ENTRY void *memcpy_entry_evex64(void *restrict dst, const void *restrict src, size_t n)
 {
     if (__builtin_expect(n > CWI_MEMCPY_SMALL, 0))

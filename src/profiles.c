@@ -86,8 +86,9 @@ static const struct cwi_profile profiles[] = {
          * direct-lines): 136-192 B 0.85-1.27x glibc -> 1.18-1.57x, 528 B-1 KiB
          * with both buffers off a line at 3:13 0.82-1.00 -> 0.99-1.20. The
          * shared library's entry with its 0-64 B classes fixed (evex_entry):
-         * there, against glibc through its own PLT, hot 32-64 B 0.82-0.91x
-         * -> 1.00-1.11x, sqlite3's profile 0.95 -> 0.99-1.01. */
+         * there, against glibc through its own PLT, hot 32-64 B 0.81-0.92x
+         * -> 1.00-1.13x, sqlite3's profile 0.95 -> 1.00, sort's 1.14-1.21 ->
+         * 1.27-1.34. */
         .name = "amd-zen4",
         .measured = "docs/RESULTS.md, AMD EPYC family 25 model 17",
         .nt_level = 3,
