@@ -191,7 +191,7 @@ static int disjoint(const void *a, const void *b, size_t n)
  * initialisation, the fenced streaming copy) sits in its own function, so
  * the compiler sets up no stack frame for the common case. */
 static __attribute__((noinline, cold)) void *memcpy_first_use(void *restrict dst,
-                                                              const void *restrict src, size_t n)
+                                                             const void *restrict src, size_t n)
 {
     cwi_init();
     return cw_memcpy(dst, src, n);
@@ -208,8 +208,7 @@ __attribute__((noinline, cold, noreturn)) void cwi_size_overflow(const char *fn,
     char line[160];
     int len = snprintf(line, sizeof line,
                        "cachewise: %s: size %zu is larger than PTRDIFF_MAX (no object is that "
-                       "large); aborting\n",
-                       fn, n);
+                       "large); aborting\n", fn, n);
     cwi_write_stderr(line, len, sizeof line);
     abort();
 }
@@ -246,7 +245,7 @@ static __attribute__((noinline)) void *memcpy_streaming(void *dst, const void *s
 
 /* memcpy_inline 32: 0-15, 16-32 */
 static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
-                                                              const unsigned char *s, size_t n)
+                                                             const unsigned char *s, size_t n)
 {
     /* 16-32 B out of line: the layout GCC gave this tree when it stood
      * alone (0-15 B one taken branch fewer) */
@@ -262,8 +261,9 @@ static inline __attribute__((always_inline)) void copy_upto32(unsigned char *d,
  * copies: 13-59% of their calls against 6-17%) and 1-3 B one taken branch
  * further (hot 1 B 0.82x); the hints restore copy_upto32's layout.
  * Unused in a shared library built without the avx512-evex row. */
-static inline __attribute__((always_inline, unused)) void
-copy_upto32_8first(unsigned char *d, const unsigned char *s, size_t n)
+static inline __attribute__((always_inline, unused)) void copy_upto32_8first(unsigned char *d,
+                                                                            const unsigned char *s,
+                                                                            size_t n)
 {
     if (__builtin_expect(n >= 16, 0))
         cwi_copy_16to32(d, s, n);
@@ -287,11 +287,12 @@ copy_upto32_8first(unsigned char *d, const unsigned char *s, size_t n)
  * take the same branches but for the 32-64 B class: a CPU whose profile
  * keeps 32 runs the tree it ran before the setting existed, behind two
  * loads and one branch never taken, and the 64 B tree pays nothing for the
- * setting below 32 B or above 64 B. (A first test of the setting itself cost the 64 B tree a
- * taken branch on every path: hot 4-24 B 0.81-0.86x the 32 B tree, random 80-128 B 0.88-0.91x, on
- * AMD EPYC family 26 model 2, docs/results/amd-26-2/README.md, "The entry's classes".) dst is put
- * in the return register before the copy, so that every size class ends in its own one-byte ret:
- * with "mov %rdi,%rax; ret" as the common tail, GCC sent the 1-7 B classes to one shared copy of
+ * setting below 32 B or above 64 B. (A first test of the setting itself cost the 64 B tree a taken
+ * branch on every path: hot 4-24 B 0.81-0.86x the 32 B tree, random 80-128
+ * B 0.88-0.91x, on AMD EPYC family 26 model 2, docs/results/amd-26-2/README.md, "The
+ * entry's classes".) dst is put in the return register before the copy, so
+ * that every size class ends in its own one-byte ret: with "mov %rdi,%rax;
+ * ret" as the common tail, GCC sent the 1-7 B classes to one shared copy of
  * it (four taken branches where glibc takes two; 2-4 B hot 0.85-0.89 of
  * glibc on the Xeon, docs/RESULTS.md). */
 #ifdef CWI_INLINE_MAX
@@ -300,8 +301,8 @@ copy_upto32_8first(unsigned char *d, const unsigned char *s, size_t n)
         if ((n) <= atomic_load_explicit(&g_inline.max, memory_order_relaxed)) {                  \
             void *ret_ = (dst);                                                                  \
             __asm__("" : "+a"(ret_));                                                            \
-            if (__builtin_expect(                                                                \
-                    (n) >= atomic_load_explicit(&g_inline.four_from, memory_order_relaxed), 0))  \
+            if (__builtin_expect((n) >= atomic_load_explicit(&g_inline.four_from,                \
+                                                             memory_order_relaxed), 0))          \
                 cwi_copy_32to64(ret_, (src), (n));                                               \
             else                                                                                 \
                 copy_upto32_fn(ret_, (src), (n));                                                \
@@ -331,8 +332,9 @@ copy_upto32_8first(unsigned char *d, const unsigned char *s, size_t n)
  * sort's mostly 32-64 B replay 0.95x, MemmoveGoogleA 0.98x; builds
  * alternating, docs/results/amd-26-2/README.md, "The 128 B bound
  * first"). */
-static inline __attribute__((always_inline)) void *
-memcpy_past_small(void *restrict dst, const void *restrict src, size_t n)
+static inline __attribute__((always_inline)) void *memcpy_past_small(void *restrict dst,
+                                                                    const void *restrict src,
+                                                                    size_t n)
 {
     if (__builtin_expect(n >= nt_threshold(), 0))
         return memcpy_streaming(dst, src, n);
@@ -343,8 +345,9 @@ memcpy_past_small(void *restrict dst, const void *restrict src, size_t n)
  * row's small-copy entry, larger ones through the row. The baseline and
  * avx2 IFUNC entries' way (unused in the static library, whose cw_memcpy
  * tests the 128 B bound first). */
-static inline __attribute__((always_inline, unused)) void *
-memcpy_through_row(void *restrict dst, const void *restrict src, size_t n)
+static inline __attribute__((always_inline, unused)) void *memcpy_through_row(void *restrict dst,
+                                                                             const void *restrict src,
+                                                                             size_t n)
 {
     if (__builtin_expect(n <= CWI_MEMCPY_SMALL, 1))
         return atomic_load_explicit(&g_memcpy_small, memory_order_acquire)(dst, src, n);
@@ -406,8 +409,9 @@ static CWI_ENTRY void *memcpy_entry_baseline(void *restrict dst, const void *res
     return memcpy_through_row(dst, src, n);
 }
 
-static CWI_ENTRY __attribute__((target("avx,avx2"))) void *
-memcpy_entry_avx2(void *restrict dst, const void *restrict src, size_t n)
+static CWI_ENTRY __attribute__((target("avx,avx2"))) void *memcpy_entry_avx2(void *restrict dst,
+                                                                     const void *restrict src,
+                                                                     size_t n)
 {
     CWI_RETURN_IF_SMALL(dst, src, n);
     if (__builtin_expect(n <= 64, 1)) {
@@ -545,7 +549,7 @@ const char *cwi_memcpy_entry_name(void)
 #endif
 
 static __attribute__((noinline, cold)) void *memmove_first_use(void *dst, const void *src,
-                                                               size_t n)
+                                                              size_t n)
 {
     cwi_init();
     return cw_memmove(dst, src, n);

@@ -29,8 +29,8 @@ static inline void cwi_copy_str(char *dst, size_t cap, const char *src, size_t l
 /* CPU feature bits: the `required` mask of an implementation. */
 enum {
     CWI_F_SSE2 = 1u << 0,
-    CWI_F_AVX2 = 1u << 1,    /* AVX2 + OS-enabled YMM state */
-    CWI_F_AVX512F = 1u << 2, /* + OS-enabled ZMM/opmask state */
+    CWI_F_AVX2 = 1u << 1,     /* AVX2 + OS-enabled YMM state */
+    CWI_F_AVX512F = 1u << 2,  /* + OS-enabled ZMM/opmask state */
     CWI_F_AVX512BW = 1u << 3,
     CWI_F_AVX512VL = 1u << 4,
     CWI_F_ERMS = 1u << 5,
@@ -104,13 +104,13 @@ CWI_HIDDEN __attribute__((noreturn)) void cwi_size_overflow(const char *fn, size
 /* The ways a memcpy-shaped copy moves its bytes: what the shim's
  * CACHEWISE_STATS counts per call (src/preload/stats.c). */
 enum cwi_copy_path {
-    CWI_PATH_INLINE,      /* n <= cwi_inline_max(): the entry's own loads and stores */
-    CWI_PATH_TEMPORAL,    /* the row's temporal loops (vector or scalar) */
-    CWI_PATH_REP,         /* rep movsb inside the policy's window */
-    CWI_PATH_STREAM,      /* n >= nt_threshold: non-temporal stores */
-    CWI_PATH_STREAM_REP,  /* n >= nt_threshold, moved by rep movsb (stream_method) */
+    CWI_PATH_INLINE,     /* n <= cwi_inline_max(): the entry's own loads and stores */
+    CWI_PATH_TEMPORAL,   /* the row's temporal loops (vector or scalar) */
+    CWI_PATH_REP,        /* rep movsb inside the policy's window */
+    CWI_PATH_STREAM,     /* n >= nt_threshold: non-temporal stores */
+    CWI_PATH_STREAM_REP, /* n >= nt_threshold, moved by rep movsb (stream_method) */
     CWI_PATH_SRC_NOREUSE, /* CW_SRC_NOREUSE (the shim's src_noreuse threshold) */
-    CWI_PATH_OVERLAP,     /* overlapping buffers: the memmove loops */
+    CWI_PATH_OVERLAP,    /* overlapping buffers: the memmove loops */
     CWI_NPATH
 };
 /* The largest copy the entries make themselves, before any row (0: none):
@@ -335,9 +335,9 @@ CWI_HIDDEN const char *cwi_getenv(const char *name);
 /* The variables of the library's start-up, each read once by
  * cwi_env_read() (NULL: not set, or secure mode). */
 struct cwi_env {
-    const char *tuning;                  /* CACHEWISE_TUNING */
+    const char *tuning;                   /* CACHEWISE_TUNING */
     const char *setting[CWI_N_SETTINGS]; /* each setting's variable (CACHEWISE_IMPL too) */
-    int verbose;                         /* CACHEWISE_VERBOSE set, not "" or "0" */
+    int verbose;                          /* CACHEWISE_VERBOSE set, not "" or "0" */
 };
 CWI_HIDDEN extern struct cwi_env cwi_env;
 /* Reads them; until cwi_env_done(), recorded errors are printed by the
@@ -376,8 +376,8 @@ CWI_HIDDEN void cwi_text_lines(const char *text, cwi_line_fn fn, void *ctx);
 /* Calls fn for each "key = value" line of cwi_tuning_text, read from path
  * ('#' comments and blank lines skipped); a line without '=' is recorded
  * unless quiet. */
-typedef void (*cwi_file_line_fn)(const char *key, const char *value, int line, const char *path,
-                                 void *ctx);
+typedef void (*cwi_file_line_fn)(const char *key, const char *value, int line,
+                                 const char *path, void *ctx);
 CWI_HIDDEN void cwi_tuning_file_lines(const char *path, int quiet, cwi_file_line_fn fn,
                                       void *ctx);
 /* This CPU's signature, as a tuning file's "cpu = ..." line spells it. */
@@ -455,7 +455,9 @@ static inline __attribute__((always_inline)) int cwi_flush_kind_now(void)
 static inline __attribute__((always_inline)) void cwi_flush_line_inline(const void *p)
 {
     switch (cwi_flush_kind_now()) {
-    case CWI_FLUSH_CLWB: __asm__ volatile("clwb %0" : "+m"(*(volatile char *)p)); break;
+    case CWI_FLUSH_CLWB:
+        __asm__ volatile("clwb %0" : "+m"(*(volatile char *)p));
+        break;
     case CWI_FLUSH_CLFLUSHOPT:
         __asm__ volatile("clflushopt %0" : "+m"(*(volatile char *)p));
         break;
@@ -464,7 +466,8 @@ static inline __attribute__((always_inline)) void cwi_flush_line_inline(const vo
          * (cw_drain) completes it as well */
         __asm__ volatile("clflush %0" : "+m"(*(volatile char *)p));
         break;
-    default: break;
+    default:
+        break;
     }
 }
 #endif

@@ -16,10 +16,10 @@
 
 /* How rep movsb is used inside its window [rep_min, rep_max]. */
 enum cwi_rep_mode {
-    CWI_REP_OFF = 0,           /* never: the vector loop at every size */
-    CWI_REP_ALIGNED = 1,       /* only when source and destination are both 64-byte aligned */
-    CWI_REP_ALIGN_DST = 2,     /* any alignment: one unaligned vector store, then rep movsb
-                                * from the next 64-byte boundary of the destination */
+    CWI_REP_OFF = 0,     /* never: the vector loop at every size */
+    CWI_REP_ALIGNED = 1, /* only when source and destination are both 64-byte aligned */
+    CWI_REP_ALIGN_DST = 2, /* any alignment: one unaligned vector store, then rep movsb
+                            * from the next 64-byte boundary of the destination */
     CWI_REP_ALIGN_DST_FAR = 3, /* as CWI_REP_ALIGN_DST, but not where the destination
                                 * lies 1-63 bytes past the source modulo 4 KiB: there
                                 * rep movsb falls to 3.5-40 GB/s on AMD EPYC family 25

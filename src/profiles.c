@@ -27,17 +27,10 @@ static const struct cwi_profile profiles[] = {
          * costs; store + clwb beats movnti + sfence 2x for 4-32 B persists. */
         .name = "intel-server",
         .measured = "docs/RESULTS.md, Intel Xeon family 6 model 207",
-        .nt_level = 2,
-        .nt_num = 3,
-        .nt_den = 4,
-        .rep_mode = CWI_REP_ALIGN_DST,
-        .rep_min = 20 * KiB,
-        .rep_max = 0,
-        .stream_pf_dist = 4 * KiB,
-        .stream_pf_hint = CWI_PF_T2,
-        .src_mode = CWI_SRC_FLUSH,
-        .src_pf_dist = 2 * KiB,
-        .src_flush_back = 512,
+        .nt_level = 2, .nt_num = 3, .nt_den = 4,
+        .rep_mode = CWI_REP_ALIGN_DST, .rep_min = 20 * KiB, .rep_max = 0,
+        .stream_pf_dist = 4 * KiB, .stream_pf_hint = CWI_PF_T2,
+        .src_mode = CWI_SRC_FLUSH, .src_pf_dist = 2 * KiB, .src_flush_back = 512,
         .persist_small = CWI_PERSIST_CLWB,
     },
     {
@@ -49,18 +42,10 @@ static const struct cwi_profile profiles[] = {
          * kept a 1 MiB copy's source out of the L2. */
         .name = "amd-zen3",
         .measured = "docs/RESULTS.md and docs/TUNING.md, AMD EPYC family 25 model 1",
-        .nt_level = 3,
-        .nt_num = 1,
-        .nt_den = 4,
-        .rep_mode = CWI_REP_ALIGNED,
-        .rep_min = 32 * KiB,
-        .rep_max = 256 * KiB,
-        .stream_pf_dist = 0,
-        .stream_pf_hint = CWI_PF_T0,
-        .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
-        .src_pf_dist = 2 * KiB,
-        .src_flush_back = 512,
-        .persist_small = CWI_PERSIST_MOVNTI,
+        .nt_level = 3, .nt_num = 1, .nt_den = 4, .rep_mode = CWI_REP_ALIGNED,
+        .rep_min = 32 * KiB, .rep_max = 256 * KiB, .stream_pf_dist = 0,
+        .stream_pf_hint = CWI_PF_T0, .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
+        .src_pf_dist = 2 * KiB, .src_flush_back = 512, .persist_small = CWI_PERSIST_MOVNTI,
     },
     {
         /* AMD EPYC Zen 4 guest (family 25 model 17, docs/RESULTS.md "AMD
@@ -82,31 +67,21 @@ static const struct cwi_profile profiles[] = {
          * faster cold and 17% slower hot at 16 KiB; prefetchnta alone lets
          * it go); streaming stores above the threshold (cold 64 MiB
          * 1.05-1.18x rep movsb, 1.59-1.73x glibc). Past 128 B cw_memcpy's
-         * kernel with fewer stores across two lines (memcpy_mid
-         * direct-lines): 136-192 B 0.85-1.27x glibc -> 1.18-1.57x, 528 B-1 KiB
-         * with both buffers off a line at 3:13 0.82-1.00 -> 0.99-1.20. The
-         * shared library's entry with its 0-64 B classes fixed (evex_entry):
-         * there, against glibc through its own PLT, hot 32-64 B 0.81-0.92x
-         * -> 1.00-1.13x, sqlite3's profile 0.95 -> 1.00, sort's 1.14-1.21 ->
+         * direct-lines kernel: 9-16 vectors with both buffers off a line by
+         * the loop that aligns the destination (528 B-1 KiB at 3:13
+         * 0.83-1.27x glibc, median 0.99 -> 1.06-1.19, 1.12). The shared
+         * library's entry with its 0-64 B bounds fixed (evex_entry): there,
+         * against glibc through its own PLT, hot 32-64 B 0.81-0.92x ->
+         * 1.00-1.13x, sqlite3's profile 0.95 -> 1.00, sort's 1.14-1.21 ->
          * 1.27-1.34. */
         .name = "amd-zen4",
         .measured = "docs/RESULTS.md, AMD EPYC family 25 model 17",
-        .nt_level = 3,
-        .nt_num = 1,
-        .nt_den = 2,
-        .rep_mode = CWI_REP_ALIGNED,
-        .rep_min = 32 * KiB,
-        .rep_max = 256 * KiB,
-        .stream_pf_dist = 0,
-        .stream_pf_hint = CWI_PF_T0,
-        .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
-        .src_pf_dist = 2 * KiB,
-        .src_flush_back = 512,
-        .persist_small = CWI_PERSIST_MOVNTI,
-        .memcpy_mid = CWI_MID_DIRECT_LINES,
-        .memcpy_inline = CWI_INLINE_64,
-        .evex_entry = CWI_EVEX_ENTRY_FIXED64,
-        .impl = "avx512-evex",
+        .nt_level = 3, .nt_num = 1, .nt_den = 2, .rep_mode = CWI_REP_ALIGNED,
+        .rep_min = 32 * KiB, .rep_max = 256 * KiB, .stream_pf_dist = 0,
+        .stream_pf_hint = CWI_PF_T0, .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
+        .src_pf_dist = 2 * KiB, .src_flush_back = 512, .persist_small = CWI_PERSIST_MOVNTI,
+        .memcpy_mid = CWI_MID_DIRECT_LINES, .memcpy_inline = CWI_INLINE_64,
+        .evex_entry = CWI_EVEX_ENTRY_FIXED64, .impl = "avx512-evex",
     },
     {
         /* AMD EPYC Zen 5 guest (family 26 model 2, docs/RESULTS.md and
@@ -132,21 +107,12 @@ static const struct cwi_profile profiles[] = {
          * 800 B 0.72-0.89 -> 0.86-1.01, 160-256 B up to 1.25). */
         .name = "amd-zen5",
         .measured = "docs/RESULTS.md, AMD EPYC family 26 model 2",
-        .nt_level = 3,
-        .nt_num = 1,
-        .nt_den = 2,
-        .rep_mode = CWI_REP_ALIGN_DST,
-        .rep_min = 8 * KiB,
-        .rep_max = 0,
-        .stream_pf_dist = 0,
-        .stream_pf_hint = CWI_PF_T0,
-        .stream_method = CWI_STREAM_REP,
-        .stream_rep_min = 16 * MiB,
-        .src_mode = 0,
-        .src_pf_dist = 2 * KiB,
-        .src_flush_back = 512,
-        .persist_small = CWI_PERSIST_MOVNTI,
-        .memcpy_mid = CWI_MID_DIRECT,
+        .nt_level = 3, .nt_num = 1, .nt_den = 2,
+        .rep_mode = CWI_REP_ALIGN_DST, .rep_min = 8 * KiB, .rep_max = 0,
+        .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,
+        .stream_method = CWI_STREAM_REP, .stream_rep_min = 16 * MiB,
+        .src_mode = 0, .src_pf_dist = 2 * KiB, .src_flush_back = 512,
+        .persist_small = CWI_PERSIST_MOVNTI, .memcpy_mid = CWI_MID_DIRECT,
         /* cw_memcpy's own copy up to 64 B in glibc's classes, against
          * 0-32 B: sort 1.50x, sqlite3 1.10x, MemcpyGoogleA/D and
          * MemmoveGoogleA 1.03x, the other distributions level; hot 40-64 B
@@ -164,17 +130,10 @@ static const struct cwi_profile profiles[] = {
          * of a partial line beat movnti where measured. */
         .name = "generic-intel",
         .measured = "cautious rules; docs/TUNING.md",
-        .nt_level = 3,
-        .nt_num = 1,
-        .nt_den = 4,
-        .rep_mode = CWI_REP_OFF,
-        .rep_min = 0,
-        .rep_max = 0,
-        .stream_pf_dist = 0,
-        .stream_pf_hint = CWI_PF_T0,
-        .src_mode = CWI_SRC_FLUSH,
-        .src_pf_dist = 2 * KiB,
-        .src_flush_back = 512,
+        .nt_level = 3, .nt_num = 1, .nt_den = 4,
+        .rep_mode = CWI_REP_OFF, .rep_min = 0, .rep_max = 0,
+        .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,
+        .src_mode = CWI_SRC_FLUSH, .src_pf_dist = 2 * KiB, .src_flush_back = 512,
         .persist_small = CWI_PERSIST_CLWB,
     },
     {
@@ -202,18 +161,11 @@ static const struct cwi_profile profiles[] = {
          * persists (4-30x store + clwb on Zen 5). */
         .name = "generic-amd",
         .measured = "the rules of the measured Zen rows; docs/TUNING.md",
-        .nt_level = 3,
-        .nt_num = 1,
-        .nt_den = 4,
-        .rep_mode = CWI_REP_ALIGN_DST_FAR,
-        .rep_min = 32 * KiB,
-        .rep_max = 256 * KiB,
+        .nt_level = 3, .nt_num = 1, .nt_den = 4,
+        .rep_mode = CWI_REP_ALIGN_DST_FAR, .rep_min = 32 * KiB, .rep_max = 256 * KiB,
         .rep_max_level = 2,
-        .stream_pf_dist = 0,
-        .stream_pf_hint = CWI_PF_T0,
-        .src_mode = CWI_SRC_FLUSH,
-        .src_pf_dist = 2 * KiB,
-        .src_flush_back = 512,
+        .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,
+        .src_mode = CWI_SRC_FLUSH, .src_pf_dist = 2 * KiB, .src_flush_back = 512,
         .persist_small = CWI_PERSIST_MOVNTI,
     },
     {
@@ -226,42 +178,28 @@ static const struct cwi_profile profiles[] = {
          * flush (DC CIVAC behind the loads is not known to pay anywhere). */
         .name = "generic-aarch64",
         .measured = "cautious rules, unmeasured; docs/TUNING.md",
-        .nt_level = 3,
-        .nt_num = 1,
-        .nt_den = 4,
-        .rep_mode = CWI_REP_OFF,
-        .rep_min = 0,
-        .rep_max = 0,
-        .stream_pf_dist = 0,
-        .stream_pf_hint = CWI_PF_T0,
-        .src_mode = CWI_SRC_PREFETCHNTA,
-        .src_pf_dist = 2 * KiB,
-        .src_flush_back = 512,
+        .nt_level = 3, .nt_num = 1, .nt_den = 4,
+        .rep_mode = CWI_REP_OFF, .rep_min = 0, .rep_max = 0,
+        .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,
+        .src_mode = CWI_SRC_PREFETCHNTA, .src_pf_dist = 2 * KiB, .src_flush_back = 512,
         .persist_small = CWI_PERSIST_MOVNTI,
     },
     {
         /* Any other CPU (and the starting point of `cwbench tune`). */
         .name = "generic",
         .measured = "cautious rules; docs/TUNING.md",
-        .nt_level = 3,
-        .nt_num = 1,
-        .nt_den = 4,
-        .rep_mode = CWI_REP_OFF,
-        .rep_min = 0,
-        .rep_max = 0,
-        .stream_pf_dist = 0,
-        .stream_pf_hint = CWI_PF_T0,
-        .src_mode = CWI_SRC_FLUSH,
-        .src_pf_dist = 2 * KiB,
-        .src_flush_back = 512,
+        .nt_level = 3, .nt_num = 1, .nt_den = 4,
+        .rep_mode = CWI_REP_OFF, .rep_min = 0, .rep_max = 0,
+        .stream_pf_dist = 0, .stream_pf_hint = CWI_PF_T0,
+        .src_mode = CWI_SRC_FLUSH, .src_pf_dist = 2 * KiB, .src_flush_back = 512,
         .persist_small = CWI_PERSIST_MOVNTI,
     },
 };
 #define N_PROFILES (sizeof profiles / sizeof profiles[0])
 
 const char *const cwi_profile_names[] = {
-    "intel-server", "amd-zen3",        "amd-zen4", "amd-zen5", "generic-intel",
-    "generic-amd",  "generic-aarch64", "generic",  NULL,
+    "intel-server", "amd-zen3", "amd-zen4", "amd-zen5", "generic-intel", "generic-amd",
+    "generic-aarch64", "generic", NULL,
 };
 
 /* Which CPUs get which row: CPUID vendor, display family, model range. */
@@ -333,8 +271,8 @@ void cwi_cache_trust(struct cwi_cpu *c)
         c->l3_used = l3_facts[i].assumed;
         /* no parentheses: cwbench info prints the note inside a pair */
         snprintf(l3_note_buf, sizeof l3_note_buf,
-                 "%zu MiB assumed: the %zu MiB reported is %s; %s", c->l3_used >> 20, c->l3 >> 20,
-                 why, l3_facts[i].fact);
+                 "%zu MiB assumed: the %zu MiB reported is %s; %s", c->l3_used >> 20,
+                 c->l3 >> 20, why, l3_facts[i].fact);
         c->l3_note = l3_note_buf;
         return;
     }

@@ -112,13 +112,13 @@ static const char *field(const struct result *r, const char *key, char *buf, siz
 }
 
 struct expect {
-    const char *impl; /* NULL: don't care */
+    const char *impl;        /* NULL: don't care */
     const char *impl_source;
-    long long nt; /* -1: the default */
+    long long nt;            /* -1: the default */
     const char *nt_source;
     int n_errors;
-    const char *error_has;  /* substring of some recorded error, or NULL */
-    const char *stderr_has; /* substring of stderr; "" = stderr must be empty */
+    const char *error_has;   /* substring of some recorded error, or NULL */
+    const char *stderr_has;  /* substring of stderr; "" = stderr must be empty */
 };
 
 static const char *g_self;
@@ -173,8 +173,8 @@ static void run(const char *const *vars, const struct expect *x)
     CWT_CHECK(atoi(field(&r, "n_errors", b, sizeof b)) == x->n_errors,
               "[%s] %s errors recorded, want %d (stdout: %s)", desc, b, x->n_errors, r.out);
     if (x->error_has != NULL)
-        CWT_CHECK(strstr(r.out, "error=") != NULL &&
-                      strstr(strstr(r.out, "error="), x->error_has) != NULL,
+        CWT_CHECK(strstr(r.out, "error=") != NULL && strstr(strstr(r.out, "error="),
+                                                             x->error_has) != NULL,
                   "[%s] no recorded error mentions \"%s\": %s", desc, x->error_has, r.out);
     if (x->stderr_has != NULL && x->stderr_has[0] == '\0')
         CWT_CHECK(r.err[0] == '\0', "[%s] printed without CACHEWISE_VERBOSE: %s", desc, r.err);
@@ -213,8 +213,7 @@ static void impl_cases(void)
             &(struct expect){"generic", "env", -1, "cpu", 0, NULL, ""});
     else
         printf("test_env: not checked under %s: two settings of one variable (the emulator "
-               "keeps the last only)\n",
-               emu);
+               "keeps the last only)\n", emu);
     /* longer than any name (and than the resolver keeps): unknown */
     run(VARS("CACHEWISE_IMPL=sse2sse2sse2sse2sse2sse2"),
         &(struct expect){NULL, "cpu", -1, "cpu", 1, "sse2sse2", ""});
@@ -230,21 +229,22 @@ static void threshold_cases(void)
         const char *var;
         long long nt;
     } good[] = {
-        {"CACHEWISE_NT_THRESHOLD=4096", 4096},    {"CACHEWISE_NT_THRESHOLD=123", 123},
-        {"CACHEWISE_NT_THRESHOLD=4K", 4096},      {"CACHEWISE_NT_THRESHOLD=4k", 4096},
-        {"CACHEWISE_NT_THRESHOLD=3M", 3 << 20},   {"CACHEWISE_NT_THRESHOLD=2m", 2 << 20},
-        {"CACHEWISE_NT_THRESHOLD=1G", 1LL << 30}, {"CACHEWISE_NT_THRESHOLD=0", 0},
+        {"CACHEWISE_NT_THRESHOLD=4096", 4096},
+        {"CACHEWISE_NT_THRESHOLD=123", 123},
+        {"CACHEWISE_NT_THRESHOLD=4K", 4096},
+        {"CACHEWISE_NT_THRESHOLD=4k", 4096},
+        {"CACHEWISE_NT_THRESHOLD=3M", 3 << 20},
+        {"CACHEWISE_NT_THRESHOLD=2m", 2 << 20},
+        {"CACHEWISE_NT_THRESHOLD=1G", 1LL << 30},
+        {"CACHEWISE_NT_THRESHOLD=0", 0},
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         run(VARS(good[i].var), &(struct expect){NULL, "cpu", good[i].nt, "env", 0, NULL, ""});
 
     static const char *const bad[] = {
-        "CACHEWISE_NT_THRESHOLD=abc",
-        "CACHEWISE_NT_THRESHOLD=12Q",
-        "CACHEWISE_NT_THRESHOLD=-5",
-        "CACHEWISE_NT_THRESHOLD=4KK",
-        "CACHEWISE_NT_THRESHOLD=1.5M",
-        "CACHEWISE_NT_THRESHOLD= 4K",
+        "CACHEWISE_NT_THRESHOLD=abc",  "CACHEWISE_NT_THRESHOLD=12Q",
+        "CACHEWISE_NT_THRESHOLD=-5",   "CACHEWISE_NT_THRESHOLD=4KK",
+        "CACHEWISE_NT_THRESHOLD=1.5M", "CACHEWISE_NT_THRESHOLD= 4K",
         "CACHEWISE_NT_THRESHOLD=99999999999999999999999",
         "CACHEWISE_NT_THRESHOLD=99999999999G",
     };

@@ -39,7 +39,7 @@
 #include "internal.h"
 #include "x86/small_copy.h"
 
-#if !defined(CWL_W) || !defined(CWL_V) || !defined(CWL_LOADU) || !defined(CWL_STOREU) ||         \
+#if !defined(CWL_W) || !defined(CWL_V) || !defined(CWL_LOADU) || !defined(CWL_STOREU) ||    \
     !defined(CWL_STOREA) || !defined(CWL_STREAM)
 #error "define the CWL_* vector parameters before including copy_ladder.h"
 #endif
@@ -330,8 +330,9 @@ CWL_KERNEL void *cwl_k_move(void *dst, const void *src, size_t n)
  * compare and the size ladder of cwl_k_copy (any n <= 128 is still copied
  * right). Last in the file, 64-byte aligned: the kernels above keep their
  * placement. */
-CWL_KERNEL __attribute__((aligned(64))) void *
-cwl_k_memcpy_small(void *restrict dst, const void *restrict src, size_t n)
+CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small(void *restrict dst,
+                                                                 const void *restrict src,
+                                                                 size_t n)
 {
     /* 33..64 B fall through: the commonest, and the class glibc's entry
      * reaches first */
@@ -361,9 +362,10 @@ cwl_k_memcpy_small(void *restrict dst, const void *restrict src, size_t n)
  * aligns the destination (one head vector, whole aligned lines, four tail
  * vectors) instead of the straight blocks, whose stores then all straddle
  * two lines as their loads do. On AMD EPYC family 25 model 17, hot
- * 528 B-1 KiB at src+3/dst+13 went from 0.82-1.00x glibc to 0.99-1.20x,
- * likewise at 1:1, 16:48 and 60:4, and 1.06-1.42x -> 1.00x at 32:32
- * (docs/results/amd-25-17/README.md, "Fewer stores across two lines").
+ * 528 B-1 KiB at src+3/dst+13 went from 0.83-1.27x glibc (median 0.99) to
+ * 1.06-1.19x (1.12), at 1:1, 13:3, 16:48 and 60:4 the medians 0.90-1.07 to
+ * 1.06-1.13, and at 32:32 1.09 to 1.00 (docs/results/amd-25-17/README.md,
+ * "Fewer stores across two lines").
  * cwl_k_memcpy_large with this one test more, a kernel of its own chosen
  * once (src/dispatch.c), so that the rows and profiles that do not choose
  * it run cwl_k_memcpy_large's code unchanged. */
@@ -394,8 +396,9 @@ CWL_INLINE int cwl_lines_loop(const cwl_u8 *d, const cwl_u8 *s)
  * level with it, level with glibc at both (docs/results/amd-26-2/README.md, "cw_memcpy's
  * copy past the small entry"). Used where the policy's memcpy_mid says
  * direct (src/dispatch.c). Correct for any n up to 128. */
-CWL_KERNEL __attribute__((aligned(64))) void *
-cwl_k_memcpy_small_flat(void *restrict dst, const void *restrict src, size_t n)
+CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small_flat(void *restrict dst,
+                                                                      const void *restrict src,
+                                                                      size_t n)
 {
 #if defined(CWL_EVEX_INSTANCE)
     /* The avx512-evex row (amd-zen5's and amd-zen4's) copies 65-128 B with one 64-byte
@@ -459,7 +462,7 @@ cwl_k_memcpy_small_flat(void *restrict dst, const void *restrict src, size_t n)
 /* The safe instance's one function: the temporal copy, returning the bytes
  * not copied (0). */
 #define CWL_SAFE_KERNEL_DEF(NAME)                                                                \
-    CWI_SAFE_SECTION size_t NAME(void *restrict dst, const void *restrict src, size_t n)         \
+    CWI_SAFE_SECTION size_t NAME(void *restrict dst, const void *restrict src, size_t n)        \
     {                                                                                            \
         cwl_k_copy(dst, src, n);                                                                 \
         return 0;                                                                                \
