@@ -97,8 +97,10 @@ else
 fi
 mkdir -m 755 "$work/rootonly"         # only root may write here
 mkdir -m 777 "$work/anyone"
+# CACHEWISE_TUNING=generic: read by cw_memcpy's IFUNC resolver too (a
+# built-in profile's name), so the entry must stay the CPU's as well
 settings=("CACHEWISE_IMPL=$impl" CACHEWISE_NT_THRESHOLD=4K CACHEWISE_VERBOSE=1
-          CACHEWISE_PROFILE_SIGNAL=1)
+          CACHEWISE_PROFILE_SIGNAL=1 CACHEWISE_TUNING=generic)
 
 ref=$(env -u CACHEWISE_IMPL -u CACHEWISE_NT_THRESHOLD "${asuser[@]}" "${plain[@]}") ||
     bad "reference run failed"
