@@ -353,16 +353,18 @@ CW_API void *cw_memset_persist(void *dst, int c, size_t n);
  *  cw_info.impl_source says which.
  *  Not every copy runs it. On x86-64, cw_memcpy and cw_memmove copy at most
  *  32 bytes (64 where the policy's memcpy_inline says so: the amd-zen5
- *  profile) with baseline (SSE2) instructions, whatever the active
+ *  and amd-zen4 profiles) with baseline (SSE2) instructions, whatever the active
  *  implementation. And in the shared library (with glibc), cw_memcpy's
  *  entry is chosen once, when the library is loaded, for the implementation
- *  the CPU's profile and CACHEWISE_IMPL in the process's environment will
- *  select (where the environment cannot be read that early, the CPU alone
- *  decides): where that is avx512-evex it sends 33..128 bytes straight to
- *  that implementation's kernel; on other AVX2 CPUs it copies them itself
- *  with AVX, unless CACHEWISE_IMPL names sse2 or generic.
- *  cw_impl_select(), a tuning file and CACHEWISE_TUNING do not change that
- *  entry, only where larger copies go.
+ *  the profile (the CPU's, or the built-in one CACHEWISE_TUNING names) and
+ *  CACHEWISE_IMPL in the process's environment will select (where the
+ *  environment cannot be read that early, the CPU alone decides): where
+ *  that is avx512-evex it sends 33..128 bytes straight to that
+ *  implementation's kernel (with its own copies' bounds fixed at 64 bytes
+ *  where the profile asks for it: amd-zen4); on other AVX2 CPUs it copies
+ *  them itself with AVX, unless CACHEWISE_IMPL names sse2 or generic.
+ *  cw_impl_select() and a tuning file do not change that entry, only where
+ *  larger copies go.
  *  cw_info.memcpy_entry says which entry is in use; docs/TUNING.md ("The
  *  entries of small copies") says why. */
 CW_API const char *cw_impl_name(void);
@@ -426,8 +428,9 @@ struct cw_info {
     char errors[CW_INFO_MAX_ERRORS][CW_INFO_ERROR_LEN];
     /* the entry cw_memcpy was resolved to at load time: "avx2" (copies of
      * 33..128 B made there with AVX), "avx512-evex" (copies of 33..128 B
-     * made by that implementation's kernel, reached directly) or
-     * "baseline" (see cw_impl_name) */
+     * made by that implementation's kernel, reached directly),
+     * "avx512-evex-64" (the same, its own copies 0..64 B whatever
+     * memcpy_inline says later) or "baseline" (see cw_impl_name) */
     const char *memcpy_entry;
     /* The per-CPU policy (docs/TUNING.md). tuning: the built-in profile's
      * name ("intel-server", "amd-zen3", "generic", ...) or the path of the
