@@ -21,7 +21,10 @@ const char *const tune_keys[TUNE_N_KEYS] = {
     "src_noreuse_prefetch", "src_noreuse_flush_behind", "persist_small", "parallel_threads",
     "memcpy_mid", "memcpy_inline"};
 /* which evidence line (why[]) explains each key */
-static const int key_why[TUNE_N_KEYS] = {1, 2, 2, 2, 0, 0, 5, 5, 3, 3, 3, 4, 6, 9, 8};
+static const int key_why[TUNE_N_KEYS] = {1, 2, 2, 2, 0, 0, 5, 5, 3, 3, 3, 4, 6, 7, 8};
+/* a second evidence line, for the key two decisions set (memcpy_mid: ladder
+ * or direct by decision 8, direct or direct-lines by decision 10); 0: none */
+static const int key_why_second[TUNE_N_KEYS] = {[TK_MEMCPY_MID] = 9};
 static const char *const key_doc[TUNE_N_KEYS] = {
     "cw_memcpy, cw_memmove and cw_copy(auto) stream at and above this size",
     "rep movsb for temporal copies: off, aligned (both buffers 64-byte aligned) or "
@@ -91,6 +94,9 @@ int tune_write_file(const char *path, char v[TUNE_N_KEYS][32], char why[][480], 
         const char *w = why[key_why[k]];
         if (key_why[k] != last && w[0] != '\0')
             fprintf(o, "\n# %s%s\n", strncmp(w, "not measured", 12) == 0 ? "" : "measured: ", w);
+        const char *w2 = key_why_second[k] != 0 ? why[key_why_second[k]] : "";
+        if (w2[0] != '\0')
+            fprintf(o, "# %s%s\n", strncmp(w2, "not measured", 12) == 0 ? "" : "measured: ", w2);
         last = key_why[k];
         fprintf(o, "# %s\n%s = %s\n", key_doc[k], tune_keys[k], v[k]);
     }
