@@ -87,7 +87,8 @@ struct cwi_profile;
 void cwi_early_settings(char impl[16], char tuning[16]) CWI_HIDDEN;
 const struct cwi_profile *cwi_early_row(const char *tuning) CWI_HIDDEN;
 #endif
-/* "avx512-evex", "avx2" or "baseline": the entry cw_memcpy was resolved to */
+/* "avx512-evex-64", "avx512-evex", "avx2" or "baseline": the entry cw_memcpy
+ * was resolved to */
 const char *cwi_memcpy_entry_name(void) CWI_HIDDEN;
 
 /* The largest copy cw_memcpy sends to a row's memcpy_small entry: below
