@@ -69,7 +69,10 @@ static const struct cwi_profile profiles[] = {
          * 1.05-1.18x rep movsb, 1.59-1.73x glibc). Past 128 B cw_memcpy's
          * direct-lines kernel: 9-16 vectors with both buffers off a line by
          * the loop that aligns the destination (528 B-1 KiB at 3:13
-         * 0.83-1.27x glibc, median 0.99 -> 1.06-1.19, 1.12). The shared
+         * 0.83-1.27x glibc, median 0.99 -> 1.06-1.19, 1.12), and that
+         * loop started at a destination on a line where that saves a
+         * store (hot, both on a line, 1152-2560 B 1.00 -> 1.03-1.05x
+         * glibc, 3-4 KiB +1-2%). The shared
          * library's entry with its 0-64 B bounds fixed (evex_entry): there,
          * against glibc through its own PLT, hot 32-64 B 0.81-0.92x ->
          * 1.00-1.13x, sqlite3's profile 0.95 -> 1.00, sort's 1.14-1.21 ->

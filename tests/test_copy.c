@@ -229,6 +229,24 @@ static void small_sizes(const struct func *f)
     check_buffers(f->name, 4096);
 }
 
+/* 1025-1536 B, every size, with the destination on a line, next to
+ * either guard page (the source at either end, 0 or 5 bytes in), and at a
+ * random placement: the loops' start and end for every remainder of the
+ * size modulo their four vectors, where direct-lines starts the forward
+ * loop at a line-aligned destination. */
+static void mid_sizes(const struct func *f)
+{
+    for (size_t n = 1025; n <= 1536 && n <= g_max; n++) {
+        int sside = (int)(n & 1);
+        run_case(f, n, sside, 0, 0, 0);
+        /* the right side's span ends (-n) & 63 bytes before the guard:
+         * its start is then on a line (the buffers are page multiples) */
+        run_case(f, n, !sside, 5, 1, (size_t)(-n) & 63);
+        run_case(f, n, (int)cwt_below(2), cwt_below(64), (int)cwt_below(2), cwt_below(64));
+    }
+    check_buffers(f->name, 4096);
+}
+
 static void large_sizes(const struct func *f)
 {
     /* every power of two +-1 from 1023 to 16 MiB */
@@ -340,6 +358,7 @@ int main(int argc, char **argv)
             continue;
         long before = g_cases, fails = cwt_failures;
         small_sizes(f);
+        mid_sizes(f);
         large_sizes(f);
         printf("  %-42s %8ld cases %s\n", f->name, g_cases - before,
                cwt_failures == fails ? "ok" : "FAILED");

@@ -116,22 +116,32 @@ CWL_INLINE void cwl_rep_movsb_align_dst(cwl_u8 *d, const cwl_u8 *s, size_t n)
  * jumps: 264 B hot 0.875 -> 0.933 of glibc, 768 B 0.978 -> 1.000 (AMD EPYC
  * family 25 model 1, docs/results/amd-25-1/README.md, "The copy kernel's
  * forward loop path falls through") */
-CWL_INLINE void cwl_copy_above8_loop(cwl_u8 *d, const cwl_u8 *s, size_t n)
+CWL_INLINE void cwl_copy_above8_loop_by(cwl_u8 *d, const cwl_u8 *s, size_t n, int whole_lines)
 {
     if (__builtin_expect(cwl_aliases_fwd(d, s), 0))
         cwl_bwd(d, s, n);
     else
-        cwl_fwd(d, s, n, NULL);
+        cwl_fwd_by(d, s, n, NULL, whole_lines);
+}
+
+CWL_INLINE void cwl_copy_above8_loop(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    cwl_copy_above8_loop_by(d, s, n, 0);
 }
 
 /* n > 8*W outside the straight block's 13-16 vectors: rep movsb inside
- * the policy's window, or the loop */
-CWL_INLINE void cwl_copy_window_or_loop(cwl_u8 *d, const cwl_u8 *s, size_t n)
+ * the policy's window, or the loop (whole_lines: see cwl_fwd_by) */
+CWL_INLINE void cwl_copy_window_or_loop_by(cwl_u8 *d, const cwl_u8 *s, size_t n, int whole_lines)
 {
     if (__builtin_expect(cwl_rep_movsb_wins(d, s, n), 0))
         cwl_rep_movsb_align_dst(d, s, n);
     else
-        cwl_copy_above8_loop(d, s, n);
+        cwl_copy_above8_loop_by(d, s, n, whole_lines);
+}
+
+CWL_INLINE void cwl_copy_window_or_loop(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    cwl_copy_window_or_loop_by(d, s, n, 0);
 }
 
 /* the straight block's sizes: 13-16 vectors */

@@ -17,13 +17,21 @@
 /* Forward; safe for memmove when dst is below src (or disjoint): each
  * iteration loads before it stores and only ever reads above what it
  * already wrote, and the head and tail were loaded before the loop. (The
- * backward loop, cwl_bwd, is in ladder_blocks.h.) */
-CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cwl_src *pf)
+ * backward loop, cwl_bwd, is in ladder_blocks.h.)
+ * whole_lines (a constant at each call site; 0 everywhere but the
+ * avx512-evex row's cwl_k_memcpy_large_lines): where the destination is
+ * vector-aligned and starting the loop at it costs no extra iteration
+ * ((n - 4W) mod 4W is 0 or above W), the loop starts there and the head
+ * vector is not stored twice: one store fewer in every such copy. */
+CWL_INLINE void cwl_fwd_by(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cwl_src *pf,
+                           int whole_lines)
 {
     CWL_V head = CWL_LOADU(s);
     CWL_V t0 = CWL_LOADU(s + n - 4 * CWL_W), t1 = CWL_LOADU(s + n - 3 * CWL_W);
     CWL_V t2 = CWL_LOADU(s + n - 2 * CWL_W), t3 = CWL_LOADU(s + n - 1 * CWL_W);
     size_t skip = CWL_W - ((uintptr_t)d & (CWL_W - 1));
+    if (whole_lines && skip == CWL_W && (n - 4 * CWL_W - 1) % (4 * CWL_W) >= CWL_W)
+        skip = 0;
     cwl_u8 *dp = d + skip, *dlast = d + n - 4 * CWL_W;
     const cwl_u8 *sp = s + skip, *send = s + n;
     const cwl_u8 *dropped =
@@ -42,9 +50,15 @@ CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cwl_s
     CWL_STOREU(dlast + CWL_W, t1);
     CWL_STOREU(dlast + 2 * CWL_W, t2);
     CWL_STOREU(dlast + 3 * CWL_W, t3);
-    CWL_STOREU(d, head);
+    if (!whole_lines || skip != 0)
+        CWL_STOREU(d, head);
     if (pf != NULL && pf->drop)
         cwl_drop_range(dropped, send);
+}
+
+CWL_INLINE void cwl_fwd(cwl_u8 *d, const cwl_u8 *s, size_t n, const struct cwl_src *pf)
+{
+    cwl_fwd_by(d, s, n, pf, 0);
 }
 
 /* Loads of a forward loop stall behind earlier stores whose address matches

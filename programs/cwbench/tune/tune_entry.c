@@ -166,13 +166,15 @@ int tune_memcpy_inline(struct cwb_engine *e, struct tune_policy *pol, char *why,
 /* 10. The shape of cw_memcpy's direct kernels (memcpy_mid, x86): direct
  * against direct-lines, whose copies of 9-16 vectors with both buffers off
  * a line run the loop that aligns the destination instead of the straight
- * blocks. Hot at 528, 640, 800 and 1000 B with the source and destination
- * 3 and 13, 1 and 1, 16 and 48, and 32 and 32 bytes past a line (16 cells;
- * the last where the blocks' stores straddle least). The side
- * significantly faster in more cells, by a geomean on its side of 1, wins;
- * else the policy in force stays. Not measured where decision 8 left
- * ladder; on a row without the direct-lines kernel (all but avx512-evex)
- * both candidates run one path and the vote ties. */
+ * blocks, and whose loop starts at a line-aligned destination where that
+ * stores a vector fewer. Hot at 528, 640, 800 and 1000 B with the source
+ * and destination 3 and 13, 1 and 1, 16 and 48, and 32 and 32 bytes past a
+ * line (16 cells; the last where the blocks' stores straddle least), and at
+ * 1280 and 2048 B with both on a line (2 cells). The side significantly
+ * faster in more cells, by a geomean on its side of 1, wins; else the
+ * policy in force stays. Not measured where decision 8 left ladder; on a
+ * row without the direct-lines kernel (all but avx512-evex) both
+ * candidates run one path and the vote ties. */
 int tune_memcpy_lines(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap)
 {
     if (pol->v[TK_MEMCPY_MID] == MID_LADDER) {
@@ -190,9 +192,14 @@ int tune_memcpy_lines(struct cwb_engine *e, struct tune_policy *pol, char *why, 
     static const int offs[][2] = {{3, 13}, {1, 1}, {16, 48}, {32, 32}};
     struct vote v = {0};
     size_t len = (size_t)snprintf(why, cap, "direct-lines/direct hot:");
+    static const size_t line_sizes[] = {1280, 2048};
+    static const int line_offs[][2] = {{0, 0}};
     if (vote_hot_grid(e, c, sizes, sizeof sizes / sizeof sizes[0], offs,
                       sizeof offs / sizeof offs[0], "cw_memcpy's stores across two lines", &v, why,
-                      cap, &len) != 0)
+                      cap, &len) != 0 ||
+        vote_hot_grid(e, c, line_sizes, sizeof line_sizes / sizeof line_sizes[0], line_offs,
+                      sizeof line_offs / sizeof line_offs[0], "cw_memcpy's loop from a line", &v,
+                      why, cap, &len) != 0)
         return -1;
     vote_decide_values(&v, pol, TK_MEMCPY_MID, value, why, cap, len);
     return 0;

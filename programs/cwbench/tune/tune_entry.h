@@ -19,7 +19,7 @@ int tune_memcpy_mid(struct cwb_engine *e, struct tune_policy *pol, char *why, si
 int tune_memcpy_inline(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap);
 /* memcpy_mid again, where decision 8 left direct or direct-lines: direct
  * against direct-lines, hot at 528-1000 B at four placements with both
- * buffers off a line */
+ * buffers off a line and at 1280 and 2048 B with both on one */
 int tune_memcpy_lines(struct cwb_engine *e, struct tune_policy *pol, char *why, size_t cap);
 
 #endif

@@ -45,7 +45,8 @@ static const char *const key_doc[TUNE_N_KEYS] = {
     "cw_memcpy past its own copy (memcpy_inline), below the threshold: ladder (the row's size ladders), "
     "direct (its kernels with fewer branches: 33-128 B in one block, 129 B and up without "
     "the smaller classes' tests) or direct-lines (direct, with 513 B-1 KiB through the loop that aligns the "
-    "destination where both buffers are off a line; avx512-evex)",
+    "destination where both buffers are off a line, and that loop started at a destination on a line "
+    "where that saves a store; avx512-evex)",
     "the copies cw_memcpy and cw_memmove make themselves: 32 (0-32 B) or 64 (0-64 B in glibc's "
     "classes, 32 B with 33-64 B)"};
 
