@@ -2,10 +2,10 @@
 /* cw_memcpy's temporal copy past its small entry, a template
  * src/x86/copy_ladder.h instantiates within a row: CWL_LARGE_NAME names
  * the kernel; CWL_LARGE_LINES 1 adds the test of cwl_lines_loop and
- * starts the forward loop at a line-aligned destination where that saves
- * a store (cwl_fwd_by; the avx512-evex row's cwl_k_memcpy_large_lines), 0
- * leaves the text, and so the code, of cwl_k_memcpy_large as it was
- * measured. No include guard:
+ * sends copies above 16 vectors to cwl_memcpy_lines_loop, which starts the
+ * forward loop at a line-aligned destination where that saves a store (the
+ * avx512-evex row's cwl_k_memcpy_large_lines); 0 leaves the text, and so
+ * the code, of cwl_k_memcpy_large as it was measured. No include guard:
  * included once per kernel. */
 
 /* cw_memcpy's temporal copy past its small entry: n > CWI_MEMCPY_SMALL
@@ -93,7 +93,11 @@ CWL_KERNEL __attribute__((aligned(64))) void *CWL_LARGE_NAME(void *restrict dst,
         cwl_copy_9to12_window(d, s, n);
 #endif
     } else {
-        cwl_copy_window_or_loop_by(d, s, n, CWL_LARGE_LINES);
+#if CWL_LARGE_LINES
+        return cwl_memcpy_lines_loop(d, s, n);
+#else
+        cwl_copy_window_or_loop(d, s, n);
+#endif
     }
     return ret;
 }
