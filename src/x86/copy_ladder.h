@@ -39,7 +39,7 @@
 #include "internal.h"
 #include "x86/small_copy.h"
 
-#if !defined(CWL_W) || !defined(CWL_V) || !defined(CWL_LOADU) || !defined(CWL_STOREU) ||    \
+#if !defined(CWL_W) || !defined(CWL_V) || !defined(CWL_LOADU) || !defined(CWL_STOREU) ||         \
     !defined(CWL_STOREA) || !defined(CWL_STREAM)
 #error "define the CWL_* vector parameters before including copy_ladder.h"
 #endif
@@ -340,9 +340,8 @@ CWL_KERNEL void *cwl_k_move(void *dst, const void *src, size_t n)
  * compare and the size ladder of cwl_k_copy (any n <= 128 is still copied
  * right). Last in the file, 64-byte aligned: the kernels above keep their
  * placement. */
-CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small(void *restrict dst,
-                                                                 const void *restrict src,
-                                                                 size_t n)
+CWL_KERNEL __attribute__((aligned(64))) void *
+cwl_k_memcpy_small(void *restrict dst, const void *restrict src, size_t n)
 {
     /* 33..64 B fall through: the commonest, and the class glibc's entry
      * reaches first */
@@ -418,9 +417,8 @@ static __attribute__((noinline)) void *cwl_memcpy_lines_loop(void *restrict dst,
  * level with it, level with glibc at both (docs/results/amd-26-2/README.md, "cw_memcpy's
  * copy past the small entry"). Used where the policy's memcpy_mid says
  * direct (src/dispatch.c). Correct for any n up to 128. */
-CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small_flat(void *restrict dst,
-                                                                      const void *restrict src,
-                                                                      size_t n)
+CWL_KERNEL __attribute__((aligned(64))) void *
+cwl_k_memcpy_small_flat(void *restrict dst, const void *restrict src, size_t n)
 {
 #if defined(CWL_EVEX_INSTANCE)
     /* The avx512-evex row (amd-zen5's and amd-zen4's) copies 65-128 B with one 64-byte
@@ -484,7 +482,7 @@ CWL_KERNEL __attribute__((aligned(64))) void *cwl_k_memcpy_small_flat(void *rest
 /* The safe instance's one function: the temporal copy, returning the bytes
  * not copied (0). */
 #define CWL_SAFE_KERNEL_DEF(NAME)                                                                \
-    CWI_SAFE_SECTION size_t NAME(void *restrict dst, const void *restrict src, size_t n)        \
+    CWI_SAFE_SECTION size_t NAME(void *restrict dst, const void *restrict src, size_t n)         \
     {                                                                                            \
         cwl_k_copy(dst, src, n);                                                                 \
         return 0;                                                                                \
