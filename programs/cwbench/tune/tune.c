@@ -487,7 +487,7 @@ static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, str
         for (int m = 0; m < nmode; m++)
             if (fr[0][m] <= bg[0] + 0.10 && (best < 0 || fr[1][m] < fr[1][best]))
                 best = m;
-        }
+    }
     if (best < 0) {
         best = 0;
         for (int m = 1; m < nmode; m++)

@@ -25,6 +25,14 @@ static const int key_why[TUNE_N_KEYS] = {1, 2, 2, 2, 0, 0, 5, 5, 3, 3, 3, 4, 6, 
 /* a second evidence line, for the key two decisions set (memcpy_mid: ladder
  * or direct by decision 8, direct or direct-lines by decision 10); 0: none */
 static const int key_why_second[TUNE_N_KEYS] = {[TK_MEMCPY_MID] = 9};
+/* One evidence line, "# measured: ..." (or "# not measured: ..."), after
+ * lead; nothing where the decision left none. */
+static void write_evidence(FILE *o, const char *lead, const char *w)
+{
+    if (w[0] != '\0')
+        fprintf(o, "%s# %s%s\n", lead, strncmp(w, "not measured", 12) == 0 ? "" : "measured: ", w);
+}
+
 static const char *const key_doc[TUNE_N_KEYS] = {
     "cw_memcpy, cw_memmove and cw_copy(auto) stream at and above this size",
     "rep movsb for temporal copies: off, aligned (both buffers 64-byte aligned) or "
@@ -92,12 +100,10 @@ int tune_write_file(const char *path, char v[TUNE_N_KEYS][32], char why[][480], 
             in->cpu_signature, base);
     int last = -1;
     for (int k = 0; k < TUNE_N_KEYS; k++) {
-        const char *w = why[key_why[k]];
-        if (key_why[k] != last && w[0] != '\0')
-            fprintf(o, "\n# %s%s\n", strncmp(w, "not measured", 12) == 0 ? "" : "measured: ", w);
-        const char *w2 = key_why_second[k] != 0 ? why[key_why_second[k]] : "";
-        if (w2[0] != '\0')
-            fprintf(o, "# %s%s\n", strncmp(w2, "not measured", 12) == 0 ? "" : "measured: ", w2);
+        if (key_why[k] != last)
+            write_evidence(o, "\n", why[key_why[k]]);
+        if (key_why_second[k] != 0)
+            write_evidence(o, "", why[key_why_second[k]]);
         last = key_why[k];
         fprintf(o, "# %s\n%s = %s\n", key_doc[k], tune_keys[k], v[k]);
     }
