@@ -38,11 +38,11 @@ enum cwi_stream_method {
 /* The kernels cw_memcpy reaches between its inline copy and the threshold
  * (the entry has decided the size class: 33..CWI_MEMCPY_SMALL, or above). */
 enum cwi_memcpy_mid {
-    CWI_MID_LADDER = 0,       /* the row's memcpy_small and temporal copy, with
-                               * their size ladders */
-    CWI_MID_DIRECT = 1,       /* memcpy_small_flat (33..128 B in one block) and
-                               * memcpy_large (from CWI_MEMCPY_SMALL + 1 B), each
-                               * where the row has it */
+    CWI_MID_LADDER = 0, /* the row's memcpy_small and temporal copy, with
+                         * their size ladders */
+    CWI_MID_DIRECT = 1, /* memcpy_small_flat (33..128 B in one block) and
+                         * memcpy_large (from CWI_MEMCPY_SMALL + 1 B), each
+                         * where the row has it */
     CWI_MID_DIRECT_LINES = 2, /* as CWI_MID_DIRECT, with memcpy_large_lines
                                * where the row has it */
 };
