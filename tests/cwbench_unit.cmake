@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # cwbench statistics, result files, size distributions, `compare` and the
-# progress ETA.
+# progress ETA, the tuner's rules.
 #
 # The sources are compiled straight into the tests, so they do not depend
 # on how programs/ packages cwbench.
@@ -10,10 +10,11 @@ add_library(cwbench_unit_objs OBJECT
   ${CWB_UNIT_SRC}/results/stats.c ${CWB_UNIT_SRC}/results/verdict.c ${CWB_UNIT_SRC}/results/results.c
   ${CWB_UNIT_SRC}/results/results_read.c ${CWB_UNIT_SRC}/results/results_write.c
   ${CWB_UNIT_SRC}/results/json_parse.c ${CWB_UNIT_SRC}/engine/dist.c ${CWB_UNIT_SRC}/cmd/compare.c
-  ${CWB_UNIT_SRC}/base/progress.c ${CWB_UNIT_SRC}/engine/estimate.c)
+  ${CWB_UNIT_SRC}/base/progress.c ${CWB_UNIT_SRC}/engine/estimate.c
+  ${CWB_UNIT_SRC}/tune/rules.c)
 target_include_directories(cwbench_unit_objs PUBLIC ${CWB_UNIT_SRC})
 
-foreach(t stats verdict results dist progress)
+foreach(t stats verdict results dist progress tune_rules)
   add_executable(cwbench_test_${t} ${CMAKE_CURRENT_LIST_DIR}/cwbench/test_${t}.c)
   target_link_libraries(cwbench_test_${t} PRIVATE cwbench_unit_objs m)
 endforeach()
@@ -24,6 +25,8 @@ add_test(NAME cwbench.results COMMAND cwbench_test_results ${CWB_UNIT_DATA})
 add_test(NAME cwbench.dist COMMAND cwbench_test_dist ${CWB_UNIT_DATA})
 # the ETA on a simulated clock: sweeps whose cold cells cost 2-17x the hot ones
 add_test(NAME cwbench.progress COMMAND cwbench_test_progress)
+# the rules that turn the tuner's measurements into settings, on recorded figures
+add_test(NAME cwbench.tune_rules COMMAND cwbench_test_tune_rules)
 
 # compare on the command line: through test_results' built-in driver, and
 # through the real cwbench when it is built.

@@ -39,6 +39,7 @@
 #include "platform/memory.h"
 #include "results/stats.h"
 #include "tune/candidates.h"
+#include "tune/rules.h"
 #include "tune/tune.h"
 #include "tune/tune_entry.h"
 #include "cachewise.h"
@@ -455,45 +456,28 @@ static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, str
         return -1;
     int reps = t->quick ? 3 : 15;
     say("CW_SRC_NOREUSE pollution", 2, 2);
-    double bg[2], fr[2][4];
+    struct tune_src_noreuse_evidence ev;
+    memset(&ev, 0, sizeof ev);
+    ev.modes = nmode;
+    ev.sizes = nsizes;
+    for (int m = 0; m < nmode; m++)
+        ev.speed[m] = cl.med[m];
     for (int k = 0; k < nsizes; k++) {
         size_t n = sizes[k];
         double t0 = cwb_now();
         c[0].rt.fn(dst, src, n);
         double wait = cwb_now() - t0;
-        bg[k] = cwb_victim_evicted(&v, NULL, dst, src, n, reps, wait);
+        ev.background[k] = cwb_victim_evicted(&v, NULL, dst, src, n, reps, wait);
         for (int m = 0; m < nmode; m++)
-            fr[k][m] = cwb_victim_evicted(&v, &c[m].rt, dst, src, n, reps, wait);
+            ev.evicted[k][m] = cwb_victim_evicted(&v, &c[m].rt, dst, src, n, reps, wait);
     }
     cwb_free_huge(src, nmax);
     cwb_free_huge(dst, nmax);
     cwb_free_huge(v.base, vbytes);
-    /* the fastest mode that keeps the victim within 0.10 of the background
-     * at every size; else, of those that keep it at the smallest, the one
-     * that evicts least at the largest, where the hint earns its cost (on
-     * AMD EPYC family 25 model 17 a run where no mode stayed within 0.10
-     * after 16 MiB read none 0.75, prefetchnta 0.77, flush 0.53, both 0.40,
-     * and "the fastest within it at 4 MiB" had chosen prefetchnta); else the
-     * one that evicts least at the smallest */
-    int best = -1;
-    for (int m = 0; m < nmode; m++) {
-        int keeps = 1;
-        for (int j = 0; j < nsizes; j++)
-            keeps &= fr[j][m] <= bg[j] + 0.10;
-        if (keeps && (best < 0 || cl.med[m] > cl.med[best]))
-            best = m;
-    }
-    if (best < 0 && nsizes > 1) {
-        for (int m = 0; m < nmode; m++)
-            if (fr[0][m] <= bg[0] + 0.10 && (best < 0 || fr[1][m] < fr[1][best]))
-                best = m;
-    }
-    if (best < 0) {
-        best = 0;
-        for (int m = 1; m < nmode; m++)
-            if (fr[0][m] < fr[0][best])
-                best = m;
-    }
+    /* the rule and why: tune/rules.h */
+    int best = tune_pick_src_noreuse(&ev);
+    if (best < 0)
+        return -1;
     f->pol.v[TK_SRC_NOREUSE] = (size_t)best;
     char b[32], b2[32], b3[32];
     size_t len = (size_t)snprintf(f->why[3], sizeof f->why[3],
@@ -503,15 +487,18 @@ static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, str
         len += (size_t)snprintf(f->why[3] + len, sizeof f->why[3] - len, "|%s",
                                 sz(sizes[1], b3));
     len += (size_t)snprintf(f->why[3] + len, sizeof f->why[3] - len, " (background %.3f",
-                            bg[0]);
+                            ev.background[0]);
     if (nsizes > 1)
-        len += (size_t)snprintf(f->why[3] + len, sizeof f->why[3] - len, "|%.3f", bg[1]);
+        len += (size_t)snprintf(f->why[3] + len, sizeof f->why[3] - len, "|%.3f",
+                                ev.background[1]);
     len += (size_t)snprintf(f->why[3] + len, sizeof f->why[3] - len, "):");
     for (int m = 0; m < nmode && len < sizeof f->why[3]; m++) {
         len += (size_t)snprintf(f->why[3] + len, sizeof f->why[3] - len, " %s %.2f/%.3f",
-                                tune_value_name(TK_SRC_NOREUSE, (size_t)m), cl.med[m], fr[0][m]);
+                                tune_value_name(TK_SRC_NOREUSE, (size_t)m), cl.med[m],
+                                ev.evicted[0][m]);
         if (nsizes > 1 && len < sizeof f->why[3])
-            len += (size_t)snprintf(f->why[3] + len, sizeof f->why[3] - len, "|%.3f", fr[1][m]);
+            len += (size_t)snprintf(f->why[3] + len, sizeof f->why[3] - len, "|%.3f",
+                                    ev.evicted[1][m]);
         if (m == best && len < sizeof f->why[3])
             len += (size_t)snprintf(f->why[3] + len, sizeof f->why[3] - len, " (chosen)");
     }

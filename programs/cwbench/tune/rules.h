@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* The rules that turn a tuner decision's measurements into its setting:
+ * pure functions of the figures, so tests can put any figures in front of
+ * them (tests/cwbench/test_tune_rules.c). */
+#ifndef CWB_TUNE_RULES_H
+#define CWB_TUNE_RULES_H
+
+/* The most modes and copy sizes tune_pick_src_noreuse compares. */
+#define TUNE_SRC_NOREUSE_MODES 4
+#define TUNE_SRC_NOREUSE_SIZES 2
+
+/* What the CW_SRC_NOREUSE decision measured. Sizes in increasing order. */
+struct tune_src_noreuse_evidence {
+    int modes;                                 /* 1..TUNE_SRC_NOREUSE_MODES */
+    int sizes;                                 /* 1..TUNE_SRC_NOREUSE_SIZES */
+    double speed[TUNE_SRC_NOREUSE_MODES];      /* a cold copy, GB/s */
+    double background[TUNE_SRC_NOREUSE_SIZES]; /* the same wait, no copy */
+    double evicted[TUNE_SRC_NOREUSE_SIZES][TUNE_SRC_NOREUSE_MODES]; /* of the victim */
+};
+
+/* A mode keeps the victim at a size when it evicts no more than the
+ * background + TUNE_KEEP_ABOVE_BACKGROUND and no more than the mode that
+ * evicts least there + TUNE_KEEP_ABOVE_LEAST: the hint is asked for to
+ * protect other data, so a faster mode is taken only where it protects as
+ * well as the best one does, not merely inside a bound a noisy background
+ * can widen. */
+#define TUNE_KEEP_ABOVE_BACKGROUND 0.10
+#define TUNE_KEEP_ABOVE_LEAST 0.05
+
+/* The mode (index into the evidence) to write:
+ *  1. the fastest that keeps the victim at every size;
+ *  2. else, of those that keep it at the smallest size, the one that evicts
+ *     least at the largest;
+ *  3. else the one that evicts least at the smallest size.
+ * -1 when the evidence is out of range. */
+int tune_pick_src_noreuse(const struct tune_src_noreuse_evidence *ev);
+
+#endif
