@@ -10,6 +10,8 @@
 set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 files=(
+    programs/cwbench/tune/rules.c
+    programs/cwbench/tune/rules.h
     src/aarch64/cpu.c
     src/aarch64/neon.c
     src/cpu.c
@@ -40,6 +42,7 @@ files=(
     tests/cross/dc_cvap_probe.c
     tests/cwbench/test_calibrate.c
     tests/cwbench/test_sites.c
+    tests/cwbench/test_tune_rules.c
     tests/cwt_exec.h
     tests/fuzz/regress_main.c
     tests/packaging/embed/app.c

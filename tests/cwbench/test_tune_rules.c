@@ -33,23 +33,29 @@ static void src_noreuse_recorded(void)
      * whose file took prefetchnta, at 0.150 against a background of 0.072,
      * where flush and both kept all but 0.023 and 0.017; the report under
      * that file then lost 0.257 of the victim to cw_copy_nta */
-    static const double a[4][3] = {
-        {22.01, 0.109, 0.582}, {21.89, 0.071, 0.150}, {18.74, 0.069, 0.023}, {18.33, 0.048, 0.017}};
+    static const double a[4][3] = {{22.01, 0.109, 0.582},
+                                   {21.89, 0.071, 0.150},
+                                   {18.74, 0.069, 0.023},
+                                   {18.33, 0.048, 0.017}};
     struct tune_src_noreuse_evidence ev = two_sizes(0.000, 0.072, a);
     CWT_CHECK(tune_pick_src_noreuse(&ev) == FLUSH, "got %d", tune_pick_src_noreuse(&ev));
 
     /* tune/tune-src16m-1.txt: prefetchnta 0.104 after 16 MiB, by 0.002
      * inside the background bound, flush 0.016 */
-    static const double b[4][3] = {
-        {21.55, 0.074, 0.126}, {21.86, 0.072, 0.104}, {19.35, 0.001, 0.016}, {19.45, 0.001, 0.020}};
+    static const double b[4][3] = {{21.55, 0.074, 0.126},
+                                   {21.86, 0.072, 0.104},
+                                   {19.35, 0.001, 0.016},
+                                   {19.45, 0.001, 0.020}};
     ev = two_sizes(0.000, 0.006, b);
     CWT_CHECK(tune_pick_src_noreuse(&ev) == BOTH, "got %d", tune_pick_src_noreuse(&ev));
 
     /* a busy host (the 1672f5b record): no mode within bounds after 16 MiB;
      * of those that keep it after 4 MiB, the one that evicts least after
      * 16 MiB */
-    static const double c[4][3] = {
-        {18.31, 0.101, 0.681}, {19.86, 0.097, 0.758}, {16.42, 0.007, 0.336}, {15.74, 0.044, 0.330}};
+    static const double c[4][3] = {{18.31, 0.101, 0.681},
+                                   {19.86, 0.097, 0.758},
+                                   {16.42, 0.007, 0.336},
+                                   {15.74, 0.044, 0.330}};
     ev = two_sizes(0.000, 0.045, c);
     CWT_CHECK(tune_pick_src_noreuse(&ev) == BOTH, "got %d", tune_pick_src_noreuse(&ev));
 
