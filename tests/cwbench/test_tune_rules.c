@@ -9,6 +9,9 @@
 
 enum { NONE, PREFETCHNTA, FLUSH, BOTH };
 
+/* cache-control instructions per line, as tune.c counts them */
+static const int per_line[4] = {0, 1, 1, 2};
+
 /* speed and evicted fractions as the tuner's evidence line prints them:
  * mode by mode, "GB/s/after 4 MiB|after 16 MiB" */
 static struct tune_src_noreuse_evidence two_sizes(double bg4, double bg16, const double m[4][3])
@@ -20,6 +23,7 @@ static struct tune_src_noreuse_evidence two_sizes(double bg4, double bg16, const
     ev.background[0] = bg4;
     ev.background[1] = bg16;
     for (int i = 0; i < 4; i++) {
+        ev.per_line[i] = per_line[i];
         ev.speed[i] = m[i][0];
         ev.evicted[0][i] = m[i][1];
         ev.evicted[1][i] = m[i][2];
@@ -47,7 +51,32 @@ static void src_noreuse_recorded(void)
                                    {19.35, 0.001, 0.016},
                                    {19.45, 0.001, 0.020}};
     ev = two_sizes(0.000, 0.006, b);
+    /* both measured 0.5% faster, not significantly: flush, one instruction
+     * a line fewer */
+    CWT_CHECK(tune_pick_src_noreuse(&ev) == FLUSH, "got %d", tune_pick_src_noreuse(&ev));
+    /* had it been significantly faster: both */
+    ev.faster[BOTH][FLUSH] = 1;
     CWT_CHECK(tune_pick_src_noreuse(&ev) == BOTH, "got %d", tune_pick_src_noreuse(&ev));
+
+    /* genericrow-6992d08/genericrow-tuned-4.conf: none and prefetchnta
+     * within the background bound after 16 MiB (0.090, 0.088 against
+     * 0.002), ten times what the flushes leave */
+    static const double d[4][3] = {{24.70, 0.084, 0.090},
+                                   {24.65, 0.073, 0.088},
+                                   {19.86, 0.001, 0.014},
+                                   {20.04, 0.001, 0.008}};
+    ev = two_sizes(0.000, 0.002, d);
+    ev.faster[NONE][FLUSH] = ev.faster[NONE][BOTH] = 1;
+    ev.faster[PREFETCHNTA][FLUSH] = ev.faster[PREFETCHNTA][BOTH] = 1;
+    CWT_CHECK(tune_pick_src_noreuse(&ev) == FLUSH, "got %d", tune_pick_src_noreuse(&ev));
+
+    /* the Xeon's pattern (TUNING.md: flush 6.5-6.6 GB/s, both 4.1-4.2,
+     * prefetchnta alone not protecting): flush */
+    static const double x[4][3] = {
+        {7.0, 0.66, 0.70}, {6.8, 0.49, 0.74}, {6.5, 0.01, 0.08}, {4.1, 0.01, 0.10}};
+    ev = two_sizes(0.02, 0.10, x);
+    ev.faster[FLUSH][BOTH] = 1;
+    CWT_CHECK(tune_pick_src_noreuse(&ev) == FLUSH, "got %d", tune_pick_src_noreuse(&ev));
 
     /* a busy host (the 1672f5b record): no mode within bounds after 16 MiB;
      * of those that keep it after 4 MiB, the one that evicts least after
@@ -67,6 +96,7 @@ static void src_noreuse_recorded(void)
     z5.sizes = 1;
     const double sp[4] = {23.3, 21.7, 19.9, 17.8}, fr[4] = {0.010, 0.119, 0.001, 0.002};
     for (int i = 0; i < 4; i++) {
+        z5.per_line[i] = per_line[i];
         z5.speed[i] = sp[i];
         z5.evicted[0][i] = fr[i];
     }
@@ -80,9 +110,24 @@ static void src_noreuse_edges(void)
         {20.0, 0.00, 0.00}, {25.0, 0.00, 0.07}, {19.0, 0.00, 0.01}, {18.0, 0.00, 0.02}};
     struct tune_src_noreuse_evidence ev = two_sizes(0.0, 0.05, a);
     CWT_CHECK(tune_pick_src_noreuse(&ev) == NONE, "got %d", tune_pick_src_noreuse(&ev));
-    /* 0.04 above the least: kept, and the fastest */
+    /* 0.04 above the least: kept, the fastest, but not significantly
+     * faster than none: none */
     ev.evicted[1][PREFETCHNTA] = 0.04;
+    CWT_CHECK(tune_pick_src_noreuse(&ev) == NONE, "got %d", tune_pick_src_noreuse(&ev));
+    /* significantly faster than every other: prefetchnta */
+    ev.faster[PREFETCHNTA][NONE] = ev.faster[PREFETCHNTA][FLUSH] = 1;
+    ev.faster[PREFETCHNTA][BOTH] = 1;
     CWT_CHECK(tune_pick_src_noreuse(&ev) == PREFETCHNTA, "got %d", tune_pick_src_noreuse(&ev));
+    /* of those it does not beat (itself, flush, both), the fewest
+     * instructions a line, the faster of two with as many: prefetchnta */
+    ev.faster[PREFETCHNTA][FLUSH] = ev.faster[PREFETCHNTA][BOTH] = 0;
+    CWT_CHECK(tune_pick_src_noreuse(&ev) == PREFETCHNTA, "got %d", tune_pick_src_noreuse(&ev));
+    /* none and prefetchnta out (0.07, 0.06 above the least), both the
+     * fastest but not significantly: flush, one instruction a line fewer */
+    ev.evicted[1][NONE] = ev.evicted[1][PREFETCHNTA] = 0.07;
+    ev.speed[BOTH] = 19.5;
+    CWT_CHECK(tune_pick_src_noreuse(&ev) == FLUSH, "got %d", tune_pick_src_noreuse(&ev));
+    memset(ev.faster, 0, sizeof ev.faster);
     /* close to the least but not within background + 0.10 of its own size */
     ev.background[1] = 0.0;
     for (int m = 0; m < 4; m++)

@@ -126,6 +126,17 @@ static int cell_from_runs(int rc, struct tune_cand *c, size_t nc, struct cwb_run
     for (size_t i = 0; out->ok && i < nc; i++)
         if (cwb_compare(x[0], runs[0].n, x[i], runs[i].n, 0.05, &out->vs0[i]) != 0)
             out->ok = 0;
+    memset(out->faster, 0, sizeof out->faster);
+    for (size_t i = 0; out->ok && i < nc; i++)
+        for (size_t j = 0; out->ok && j < nc; j++) {
+            struct cwb_cmp ij; /* ratio i / j */
+            if (i == j)
+                continue;
+            if (cwb_compare(x[j], runs[j].n, x[i], runs[i].n, 0.05, &ij) != 0)
+                out->ok = 0;
+            else
+                out->faster[i][j] = cwb_cmp_direction(&ij, 1) > 0;
+        }
     for (size_t i = 0; i < nc; i++) {
         if (runs[i].failed)
             fprintf(stderr, "cwbench tune: %s: %s\n", c[i].name, runs[i].err);

@@ -36,11 +36,13 @@ struct tune_cand {
     char name[48];
 };
 
-/* One cell of nc candidates: medians (GB/s) and each candidate against
- * candidate 0 (ratio = candidate / candidate 0). */
+/* One cell of nc candidates: medians (GB/s), each candidate against
+ * candidate 0 (ratio = candidate / candidate 0), and faster[i][j] 1 where
+ * candidate i is significantly faster than candidate j (the same test). */
 struct tune_cell {
     double med[TUNE_MAX_CANDS];
     struct cwb_cmp vs0[TUNE_MAX_CANDS];
+    signed char faster[TUNE_MAX_CANDS][TUNE_MAX_CANDS];
     int ok;
 };
 

@@ -18,16 +18,25 @@ int tune_pick_src_noreuse(const struct tune_src_noreuse_evidence *ev)
     if (ev->modes < 1 || ev->modes > TUNE_SRC_NOREUSE_MODES || ev->sizes < 1 ||
         ev->sizes > TUNE_SRC_NOREUSE_SIZES)
         return -1;
-    int last = ev->sizes - 1, best = -1;
+    int last = ev->sizes - 1, best = -1, kept[TUNE_SRC_NOREUSE_MODES];
     for (int m = 0; m < ev->modes; m++) {
-        int all = 1;
+        kept[m] = 1;
         for (int s = 0; s < ev->sizes; s++)
-            all &= keeps(ev, s, m);
-        if (all && (best < 0 || ev->speed[m] > ev->speed[best]))
+            kept[m] &= keeps(ev, s, m);
+        if (kept[m] && (best < 0 || ev->speed[m] > ev->speed[best]))
             best = m;
     }
-    if (best >= 0)
+    if (best >= 0) {
+        int fastest = best;
+        for (int m = 0; m < ev->modes; m++) {
+            if (!kept[m] || ev->faster[fastest][m])
+                continue;
+            if (ev->per_line[m] < ev->per_line[best] ||
+                (ev->per_line[m] == ev->per_line[best] && ev->speed[m] > ev->speed[best]))
+                best = m;
+        }
         return best;
+    }
     /* Where none keeps it after the largest copy, the hint earns its cost
      * there: the least evicting of those that keep it at the smallest (on
      * AMD EPYC family 25 model 17 a run where none stayed within bounds after

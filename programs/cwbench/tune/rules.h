@@ -11,11 +11,18 @@
 
 /* What the CW_SRC_NOREUSE decision measured. Sizes in increasing order. */
 struct tune_src_noreuse_evidence {
-    int modes;                                 /* 1..TUNE_SRC_NOREUSE_MODES */
-    int sizes;                                 /* 1..TUNE_SRC_NOREUSE_SIZES */
-    double speed[TUNE_SRC_NOREUSE_MODES];      /* a cold copy, GB/s */
-    double background[TUNE_SRC_NOREUSE_SIZES]; /* the same wait, no copy */
-    double evicted[TUNE_SRC_NOREUSE_SIZES][TUNE_SRC_NOREUSE_MODES]; /* of the victim */
+    int modes; /* 1..TUNE_SRC_NOREUSE_MODES */
+    int sizes; /* 1..TUNE_SRC_NOREUSE_SIZES */
+    /* a cold copy, GB/s (medians), and faster[i][j] 1 where mode i was
+     * significantly faster than mode j */
+    double speed[TUNE_SRC_NOREUSE_MODES];
+    int faster[TUNE_SRC_NOREUSE_MODES][TUNE_SRC_NOREUSE_MODES];
+    /* cache-control instructions (prefetch, flush) per line */
+    int per_line[TUNE_SRC_NOREUSE_MODES];
+    /* the evicted fraction of the victim after the same wait without a
+     * copy, and after each mode's copy */
+    double background[TUNE_SRC_NOREUSE_SIZES];
+    double evicted[TUNE_SRC_NOREUSE_SIZES][TUNE_SRC_NOREUSE_MODES];
 };
 
 /* A mode keeps the victim at a size when it evicts no more than the
@@ -28,7 +35,11 @@ struct tune_src_noreuse_evidence {
 #define TUNE_KEEP_ABOVE_LEAST 0.05
 
 /* The mode (index into the evidence) to write:
- *  1. the fastest that keeps the victim at every size;
+ *  1. of the modes that keep the victim at every size, the one with the
+ *     fewest instructions per line that the fastest of them is not
+ *     significantly faster than (an instruction that does not measurably
+ *     pay is left out: on AMD EPYC family 25 model 17 flush and both ran
+ *     level cold, and each run took whichever measured faster by 1%);
  *  2. else, of those that keep it at the smallest size, the one that evicts
  *     least at the largest;
  *  3. else the one that evicts least at the smallest size.

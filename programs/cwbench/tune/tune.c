@@ -460,8 +460,14 @@ static int tune_src_noreuse(struct cwb_engine *e, const struct tune_opts *t, str
     memset(&ev, 0, sizeof ev);
     ev.modes = nmode;
     ev.sizes = nsizes;
-    for (int m = 0; m < nmode; m++)
+    /* none, prefetchnta, flush, both: the library's order of the modes */
+    static const int per_line[4] = {0, 1, 1, 2};
+    for (int m = 0; m < nmode; m++) {
         ev.speed[m] = cl.med[m];
+        ev.per_line[m] = per_line[m];
+        for (int j = 0; j < nmode; j++)
+            ev.faster[m][j] = cl.faster[m][j];
+    }
     for (int k = 0; k < nsizes; k++) {
         size_t n = sizes[k];
         double t0 = cwb_now();
