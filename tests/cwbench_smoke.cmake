@@ -140,6 +140,7 @@ endfunction()
 # misaligned rows never 4K-alias, the aliased row does; no vendor in a label
 cwbs(report 0 ARGS --quick --json ${cwbs_dir}/r.json --csv ${cwbs_dir}/r.csv --plot ${cwbs_dir}/plot
      OUT "Machine" "counters" "bytes        counted once" "Copy ceiling" "Throughput, GB/s"
+         "a copy's traffic alone (its reads and writes at once, no data passed)"
          "misaligned destination" "Pollution" "Verdicts against glibc memcpy" "cw_memcpy "
          "glibc_memcpy" "total time" "small (<= 256 B)" "in cache (" "misaligned ("
          "note: streaming routines" "(dst - src) mod 4096 = 2048"

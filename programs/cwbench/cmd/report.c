@@ -296,7 +296,7 @@ static void verdicts(const struct row *rows, size_t nrows, const struct cwb_rout
 
 /* Progress plan, in estimated milliseconds: a throughput row is each
  * routine's calibration (about 8 batches) and samples, a batch lasting
- * 0.3 ms or one copy at about 10 GB/s; a copy ceiling is two kernels over
+ * 0.3 ms or one copy at about 10 GB/s; a copy ceiling is three kernels over
  * its buffer per sample; the counters are 5 x 64 MiB per routine. */
 static double row_ms(size_t size, size_t nrt, int samples)
 {
@@ -306,7 +306,26 @@ static double row_ms(size_t size, size_t nrt, int samples)
 
 static double ceiling_ms(size_t bytes, int samples)
 {
-    return (samples + 1) * 2 * (double)bytes / 10e9 * 1e3;
+    return (samples + 1) * 3 * (double)bytes / 10e9 * 1e3;
+}
+
+/* A DRAM row's medians as percentages of a figure (the copy ceiling, the
+ * copy-traffic kernel). */
+static void share_row(const struct cellv *row, size_t nrt, const char *label, double gbps)
+{
+    printf("%-14s", label);
+    for (size_t j = 0; j < nrt; j++) {
+        double med = NAN, spread;
+        if (row[j].n)
+            cwb_median_spread(row[j].x, row[j].n, &med, &spread);
+        char pc[24];
+        if (med == med)
+            snprintf(pc, sizeof pc, "%.0f%%", 100 * med / gbps);
+        else
+            snprintf(pc, sizeof pc, "-");
+        printf(" %12s", pc);
+    }
+    printf("\n");
 }
 
 static const char *const default_routines[] = {
@@ -435,16 +454,26 @@ int cwb_cmd_report(const struct cwb_opts *o)
            "throughput table)\n", cwb_fmt_size(ceil.bytes, a, sizeof a), ceil.n);
     printf("  read-only %.1f / %.1f GB/s, streaming write-only %.1f / %.1f GB/s\n",
            ceil.read_gbps, ceil2.read_gbps, ceil.write_gbps, ceil2.write_gbps);
+    double both = ceil2.both_gbps > ceil.both_gbps ? ceil2.both_gbps : ceil.both_gbps;
+    printf("  both at once, no data passed: %.1f / %.1f GB/s\n", ceil.both_gbps,
+           ceil2.both_gbps);
     if (ceil2.ceiling_gbps > ceil.ceiling_gbps)
         ceil = ceil2;
     printf("  a copy cannot beat %.1f GB/s (the slower kernel, the better of the two runs)\n",
            ceil.ceiling_gbps);
+    if (both > 0 && ceil.ceiling_gbps > 0)
+        printf("  a copy's traffic alone (its reads and writes at once, no data passed): %.1f "
+               "GB/s,\n  %.0f%% of the ceiling (the better of the two runs)\n",
+               both, 100 * both / ceil.ceiling_gbps);
     snprintf(a, sizeof a, "%.3f", ceil.ceiling_gbps);
     cwb_results_meta(&res, "copy_ceiling_gbps", a);
+    snprintf(a, sizeof a, "%.3f", both);
+    cwb_results_meta(&res, "copy_traffic_gbps", a);
 
     printf("\nThroughput, GB/s: median ±half the interquartile range (relative); where source "
            "+ destination\nreach the L3 size (%s) the copy is DRAM-bound: those rows also show "
-           "%% of the copy ceiling\n", cwb_fmt_size(llc, a, sizeof a));
+           "%% of the copy ceiling\nand of a copy's traffic alone\n",
+           cwb_fmt_size(llc, a, sizeof a));
     printf("%-14s", "size");
     for (size_t j = 0; j < nrt; j++)
         printf(" %12s", short_name(rt[j]->name));
@@ -459,19 +488,9 @@ int cwb_cmd_report(const struct cwb_opts *o)
             print_cell(&cells[i][j]);
         printf("\n");
         if (2 * rows[i].size >= llc && rows[i].kind == K_ALIGNED && ceil.ceiling_gbps > 0) {
-            printf("%-14s", "  % of ceiling");
-            for (size_t j = 0; j < nrt; j++) {
-                double med = NAN, spread;
-                if (cells[i][j].n)
-                    cwb_median_spread(cells[i][j].x, cells[i][j].n, &med, &spread);
-                char pc[24];
-                if (med == med)
-                    snprintf(pc, sizeof pc, "%.0f%%", 100 * med / ceil.ceiling_gbps);
-                else
-                    snprintf(pc, sizeof pc, "-");
-                printf(" %12s", pc);
-            }
-            printf("\n");
+            share_row(cells[i], nrt, "  % of ceiling", ceil.ceiling_gbps);
+            if (both > 0)
+                share_row(cells[i], nrt, "  % of traffic", both);
         }
     }
     print_modes(rows, nrows, rt, nrt, cells);
