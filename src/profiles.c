@@ -43,8 +43,8 @@ static const struct cwi_profile profiles[] = {
         .name = "amd-zen3",
         .measured = "docs/RESULTS.md and docs/TUNING.md, AMD EPYC family 25 model 1",
         .nt_level = 3, .nt_num = 1, .nt_den = 4, .rep_mode = CWI_REP_ALIGNED,
-        .rep_min = 32 * KiB, .rep_max = 256 * KiB, .stream_pf_dist = 0,
-        .stream_pf_hint = CWI_PF_T0, .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
+        .rep_min = 32 * KiB, .rep_max = 256 * KiB, .stream_pf_dist = 4 * KiB,
+        .stream_pf_hint = CWI_PF_NTA, .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
         .src_pf_dist = 2 * KiB, .src_flush_back = 512, .persist_small = CWI_PERSIST_MOVNTI,
     },
     {
@@ -66,7 +66,11 @@ static const struct cwi_profile profiles[] = {
          * kept after 16-64 MiB, as with clflushopt alone, which is 2-4%
          * faster cold and 17% slower hot at 16 KiB; prefetchnta alone lets
          * it go); streaming stores above the threshold (cold 64 MiB
-         * 1.05-1.18x rep movsb, 1.59-1.73x glibc). Past 128 B cw_memcpy's
+         * 1.05-1.18x rep movsb, 1.59-1.73x glibc), their source read with
+         * prefetchnta 4 KiB ahead (cold 16-256 MiB 0.93-1.01x the plain
+         * AVX-512 streaming loop -> 1.02-1.14x, cw_memcpy cold 64 MiB
+         * 1.56-1.63x glibc -> 1.63-1.73x, hot 4 KiB-16 MiB level; every
+         * other streaming prefetch cost 0-30%). Past 128 B cw_memcpy's
          * direct-lines kernel: 9-16 vectors with both buffers off a line by
          * the loop that aligns the destination (528 B-1 KiB at 3:13
          * 0.83-1.27x glibc, median 0.99 -> 1.06-1.19, 1.12), and that
@@ -80,8 +84,8 @@ static const struct cwi_profile profiles[] = {
         .name = "amd-zen4",
         .measured = "docs/RESULTS.md, AMD EPYC family 25 model 17",
         .nt_level = 3, .nt_num = 1, .nt_den = 2, .rep_mode = CWI_REP_ALIGNED,
-        .rep_min = 32 * KiB, .rep_max = 256 * KiB, .stream_pf_dist = 0,
-        .stream_pf_hint = CWI_PF_T0, .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
+        .rep_min = 32 * KiB, .rep_max = 256 * KiB, .stream_pf_dist = 4 * KiB,
+        .stream_pf_hint = CWI_PF_NTA, .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
         .src_pf_dist = 2 * KiB, .src_flush_back = 512, .persist_small = CWI_PERSIST_MOVNTI,
         .memcpy_mid = CWI_MID_DIRECT_LINES, .memcpy_inline = CWI_INLINE_64,
         .evex_entry = CWI_EVEX_ENTRY_FIXED64, .impl = "avx512-evex",
