@@ -153,10 +153,43 @@ static void src_noreuse_edges(void)
     CWT_EXPECT(tune_pick_src_noreuse(&ev) == -1);
 }
 
+static void over_incumbent(void)
+{
+    /* genericrow-1b06d4d/genericrow-tuned-2.conf's cold 64 MiB cell, from
+     * the profile's prefetchnta 4K (index 6): no prefetch, t2 1-8K, t0 4K */
+    const double sp[7] = {21.79, 21.50, 22.25, 16.79, 16.02, 21.90, 22.73};
+    int beats[7] = {0};
+    CWT_CHECK(tune_pick_over_incumbent(7, sp, beats, 6, 1.02) == 6, "got %d",
+              tune_pick_over_incumbent(7, sp, beats, 6, 1.02));
+    /* from no prefetch (index 0), prefetchnta 4K 4.3% faster and
+     * significantly: it replaces the incumbent */
+    beats[6] = 1;
+    CWT_CHECK(tune_pick_over_incumbent(7, sp, beats, 0, 1.02) == 6, "got %d",
+              tune_pick_over_incumbent(7, sp, beats, 0, 1.02));
+    /* significantly faster, but by less than 2%: t2 2K (+2.1% over none)
+     * does, prefetcht0 4K (+0.5%) does not */
+    beats[6] = 0;
+    beats[2] = beats[5] = 1;
+    CWT_CHECK(tune_pick_over_incumbent(7, sp, beats, 0, 1.02) == 2, "got %d",
+              tune_pick_over_incumbent(7, sp, beats, 0, 1.02));
+    beats[2] = 0;
+    CWT_CHECK(tune_pick_over_incumbent(7, sp, beats, 0, 1.02) == 0, "got %d",
+              tune_pick_over_incumbent(7, sp, beats, 0, 1.02));
+    /* of two that beat it, the faster */
+    beats[2] = beats[6] = 1;
+    CWT_CHECK(tune_pick_over_incumbent(7, sp, beats, 0, 1.02) == 6, "got %d",
+              tune_pick_over_incumbent(7, sp, beats, 0, 1.02));
+    /* out of range */
+    CWT_EXPECT(tune_pick_over_incumbent(0, sp, beats, 0, 1.02) == -1);
+    CWT_EXPECT(tune_pick_over_incumbent(7, sp, beats, 7, 1.02) == -1);
+    CWT_EXPECT(tune_pick_over_incumbent(7, sp, beats, -1, 1.02) == -1);
+}
+
 int main(void)
 {
     src_noreuse_recorded();
     src_noreuse_edges();
+    over_incumbent();
     if (cwt_failures != 0) {
         printf("%ld failure(s)\n", cwt_failures);
         return 1;

@@ -54,3 +54,16 @@ int tune_pick_src_noreuse(const struct tune_src_noreuse_evidence *ev)
             best = m;
     return best;
 }
+
+int tune_pick_over_incumbent(int n, const double *speed, const int *beats, int incumbent,
+                             double min_gain)
+{
+    if (n < 1 || incumbent < 0 || incumbent >= n)
+        return -1;
+    int best = incumbent;
+    for (int i = 0; i < n; i++)
+        if (i != incumbent && beats[i] && speed[i] >= min_gain * speed[incumbent] &&
+            (best == incumbent || speed[i] > speed[best]))
+            best = i;
+    return best;
+}

@@ -46,4 +46,14 @@ struct tune_src_noreuse_evidence {
  * -1 when the evidence is out of range. */
 int tune_pick_src_noreuse(const struct tune_src_noreuse_evidence *ev);
 
+/* A decision that keeps the policy's value unless a candidate beats it:
+ * of n candidates (speed: medians; beats[i] 1 where candidate i was
+ * significantly faster than the incumbent), the fastest of those that beat
+ * the incumbent by at least min_gain (a ratio of medians, e.g. 1.02), else
+ * the incumbent. The profile's value was chosen on more measurements than
+ * one tuner cell holds, so a candidate within noise of it does not replace
+ * it. -1 when n or incumbent is out of range. */
+int tune_pick_over_incumbent(int n, const double *speed, const int *beats, int incumbent,
+                             double min_gain);
+
 #endif

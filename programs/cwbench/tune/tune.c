@@ -104,7 +104,9 @@ static const char *const hint_insn[] = {"prfm pldl1keep", "prfm pldl2keep", "prf
                                         "prfm pldl1strm"};
 #endif
 
-/* 1. Prefetch in the streaming loop: DRAM-sized copies, cold. */
+/* 1. Prefetch in the streaming loop: DRAM-sized copies, cold. The profile's
+ * setting stays unless another is significantly faster by 2% or more
+ * (tune/rules.h); it is a candidate of its own where it is none of these. */
 static int tune_prefetch(struct cwb_engine *e, const struct tune_opts *t, struct found *f)
 {
     static const struct { size_t dist; int hint; } opt[] = {
@@ -113,13 +115,24 @@ static int tune_prefetch(struct cwb_engine *e, const struct tune_opts *t, struct
     };
     size_t nopt = t->quick ? 2 : sizeof opt / sizeof opt[0];
     struct tune_cand c[TUNE_MAX_CANDS];
-    for (size_t i = 0; i < nopt; i++) {
+    int incumbent = -1;
+    for (size_t i = 0; i <= nopt && i < TUNE_MAX_CANDS; i++) {
         struct tune_policy p = f->pol;
         char name[48];
-        p.v[TK_STREAM_PREFETCH] = t->quick && i == 1 ? 4 * KiB : opt[i].dist;
-        p.v[TK_STREAM_HINT] = t->quick && i == 1     ? PF_T2
-                              : opt[i].dist != 0 ? (size_t)opt[i].hint
-                                                 : f->pol.v[TK_STREAM_HINT];
+        if (i == nopt) { /* the profile's own setting, where no option is it */
+            if (incumbent >= 0)
+                break;
+            incumbent = (int)nopt++;
+        } else {
+            p.v[TK_STREAM_PREFETCH] = t->quick && i == 1 ? 4 * KiB : opt[i].dist;
+            p.v[TK_STREAM_HINT] = t->quick && i == 1     ? PF_T2
+                                  : opt[i].dist != 0 ? (size_t)opt[i].hint
+                                                     : f->pol.v[TK_STREAM_HINT];
+            if (p.v[TK_STREAM_PREFETCH] == f->pol.v[TK_STREAM_PREFETCH] &&
+                (p.v[TK_STREAM_PREFETCH] == 0 ||
+                 p.v[TK_STREAM_HINT] == f->pol.v[TK_STREAM_HINT]))
+                incumbent = (int)i;
+        }
         if (p.v[TK_STREAM_PREFETCH] == 0)
             snprintf(name, sizeof name, "no prefetch");
         else
@@ -135,17 +148,21 @@ static int tune_prefetch(struct cwb_engine *e, const struct tune_opts *t, struct
     say("streaming prefetch", 1, 1);
     if (tune_measure_cell(e, &sp, c, nopt, &cl) != 0)
         return -1;
-    size_t best = 0;
-    for (size_t i = 1; i < nopt; i++)
-        if (cl.vs0[i].significant && cl.vs0[i].ratio >= 1.02 && cl.med[i] > cl.med[best])
-            best = i;
+    int beats[TUNE_MAX_CANDS];
+    for (size_t i = 0; i < nopt; i++)
+        beats[i] = cl.faster[i][incumbent];
+    int pick = tune_pick_over_incumbent((int)nopt, cl.med, beats, incumbent, 1.02);
+    if (pick < 0)
+        return -1;
+    size_t best = (size_t)pick;
     f->pol.v[TK_STREAM_PREFETCH] = c[best].pol.v[TK_STREAM_PREFETCH];
     f->pol.v[TK_STREAM_HINT] = c[best].pol.v[TK_STREAM_HINT];
     char b[32];
     size_t len = (size_t)snprintf(f->why[0], sizeof f->why[0], "cold %s, GB/s:", sz(t->big, b));
     for (size_t i = 0; i < nopt && len < sizeof f->why[0]; i++)
-        len += (size_t)snprintf(f->why[0] + len, sizeof f->why[0] - len, " %s %.2f%s",
-                                c[i].name, cl.med[i], i == best ? " (chosen)" : "");
+        len += (size_t)snprintf(f->why[0] + len, sizeof f->why[0] - len, " %s %.2f%s%s",
+                                c[i].name, cl.med[i], (int)i == incumbent ? " (profile's)" : "",
+                                i == best ? " (chosen)" : "");
     return 0;
 }
 #endif
