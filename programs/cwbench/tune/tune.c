@@ -113,32 +113,35 @@ static int tune_prefetch(struct cwb_engine *e, const struct tune_opts *t, struct
         {0, PF_T0}, {1 * KiB, PF_T2}, {2 * KiB, PF_T2}, {4 * KiB, PF_T2},
         {8 * KiB, PF_T2}, {4 * KiB, PF_T0}, {4 * KiB, PF_NTA},
     };
+    _Static_assert(sizeof opt / sizeof opt[0] < TUNE_MAX_CANDS, "room for the profile's own");
     size_t nopt = t->quick ? 2 : sizeof opt / sizeof opt[0];
-    struct tune_cand c[TUNE_MAX_CANDS];
+    /* the options, then the profile's own setting where it is none of them */
+    struct tune_policy p[TUNE_MAX_CANDS];
     int incumbent = -1;
-    for (size_t i = 0; i <= nopt && i < TUNE_MAX_CANDS; i++) {
-        struct tune_policy p = f->pol;
+    for (size_t i = 0; i < nopt; i++) {
+        p[i] = f->pol;
+        p[i].v[TK_STREAM_PREFETCH] = t->quick && i == 1 ? 4 * KiB : opt[i].dist;
+        p[i].v[TK_STREAM_HINT] = t->quick && i == 1     ? PF_T2
+                                 : opt[i].dist != 0 ? (size_t)opt[i].hint
+                                                    : f->pol.v[TK_STREAM_HINT];
+        int same_dist = p[i].v[TK_STREAM_PREFETCH] == f->pol.v[TK_STREAM_PREFETCH];
+        int same_hint = p[i].v[TK_STREAM_HINT] == f->pol.v[TK_STREAM_HINT];
+        if (same_dist && (p[i].v[TK_STREAM_PREFETCH] == 0 || same_hint))
+            incumbent = (int)i;
+    }
+    if (incumbent < 0) {
+        incumbent = (int)nopt;
+        p[nopt++] = f->pol;
+    }
+    struct tune_cand c[TUNE_MAX_CANDS];
+    for (size_t i = 0; i < nopt; i++) {
         char name[48];
-        if (i == nopt) { /* the profile's own setting, where no option is it */
-            if (incumbent >= 0)
-                break;
-            incumbent = (int)nopt++;
-        } else {
-            p.v[TK_STREAM_PREFETCH] = t->quick && i == 1 ? 4 * KiB : opt[i].dist;
-            p.v[TK_STREAM_HINT] = t->quick && i == 1     ? PF_T2
-                                  : opt[i].dist != 0 ? (size_t)opt[i].hint
-                                                     : f->pol.v[TK_STREAM_HINT];
-            if (p.v[TK_STREAM_PREFETCH] == f->pol.v[TK_STREAM_PREFETCH] &&
-                (p.v[TK_STREAM_PREFETCH] == 0 ||
-                 p.v[TK_STREAM_HINT] == f->pol.v[TK_STREAM_HINT]))
-                incumbent = (int)i;
-        }
-        if (p.v[TK_STREAM_PREFETCH] == 0)
+        if (p[i].v[TK_STREAM_PREFETCH] == 0)
             snprintf(name, sizeof name, "no prefetch");
         else
-            snprintf(name, sizeof name, "%s %zuK", hint_insn[p.v[TK_STREAM_HINT] & 3],
-                     p.v[TK_STREAM_PREFETCH] >> 10);
-        tune_cand_set(&c[i], name, op_stream, &p);
+            snprintf(name, sizeof name, "%s %zuK", hint_insn[p[i].v[TK_STREAM_HINT] & 3],
+                     p[i].v[TK_STREAM_PREFETCH] >> 10);
+        tune_cand_set(&c[i], name, op_stream, &p[i]);
     }
     struct cwb_spec sp;
     memset(&sp, 0, sizeof sp);
