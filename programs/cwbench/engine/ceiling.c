@@ -3,9 +3,10 @@
  * streaming write-only kernel over the first bytes of the engine's pool.
  * No copy can beat the slower of the two. A third kernel makes both
  * kernels' traffic at once, with no data passed between them: what a
- * copy's reads and writes cost one core together. Each architecture has its widest
- * plain kernels: x86-64 AVX2 (SSE2 without it), aarch64 Advanced SIMD
- * loads and STNP stores, elsewhere 64-bit words and memset. */
+ * copy's reads and writes cost one core together. Each architecture has
+ * its widest plain kernels: x86-64 AVX2 (SSE2 without it), aarch64
+ * Advanced SIMD loads and STNP stores, elsewhere 64-bit words and memset
+ * (or stores of words, where the traffic kernel needs the loop). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
