@@ -152,7 +152,8 @@ cwbs(report 0 ARGS --quick --json ${cwbs_dir}/r.json --csv ${cwbs_dir}/r.csv --p
 set_tests_properties(cwbench.smoke.report PROPERTIES FIXTURES_SETUP cwbs_json)
 cwbs(compare_self 0 ARGS compare ${cwbs_dir}/r.json ${cwbs_dir}/r.json OUT "geometric mean")
 set_tests_properties(cwbench.smoke.compare_self PROPERTIES FIXTURES_REQUIRED cwbs_json)
-cwbs(sweep 0 ARGS sweep --quick OUT "cwbench sweep" "hot" "cold" "random" "glibc_memcpy")
+cwbs(sweep 0 ARGS sweep --quick OUT "cwbench sweep" "hot" "cold" "random" "glibc_memcpy"
+     "a copy's traffic alone, both at once")
 cwbs(sweep_options 0
      ARGS sweep --quick --routines cw_memcpy,${cwbs_ref} --sizes 0,1,64,4K --align 0:0,7:63
           --states cold,hot --samples 3 --seed 9 --json ${cwbs_dir}/s.json

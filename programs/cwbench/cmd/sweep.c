@@ -275,13 +275,16 @@ int cwb_cmd_sweep(const struct cwb_opts *o)
     char buf[64];
     snprintf(buf, sizeof buf, "%.3f", ceil.ceiling_gbps);
     cwb_results_meta(&res, "copy_ceiling_gbps", buf);
+    snprintf(buf, sizeof buf, "%.3f", ceil.both_gbps);
+    cwb_results_meta(&res, "copy_traffic_gbps", buf);
 
     size_t g = cwb_routine_index(rt, nrt, "glibc_memcpy");
     printf("cwbench sweep: %zu routines x %zu sizes x %zu offset pairs x %zu states = %zu cells "
            "(random: one per size), %d samples per cell (bytes counted once)\n", nrt, nsz, al->n,
            nst, total, samples);
-    printf("copy ceiling %.1f GB/s (read %.1f, streaming write %.1f); ns = per call; "
-           "vs glibc = %s\n\n", ceil.ceiling_gbps, ceil.read_gbps, ceil.write_gbps,
+    printf("copy ceiling %.1f GB/s (read %.1f, streaming write %.1f; a copy's traffic alone, "
+           "both at once, %.1f); ns = per call; vs glibc = %s\n\n",
+           ceil.ceiling_gbps, ceil.read_gbps, ceil.write_gbps, ceil.both_gbps,
            g < nrt ? "glibc's time / the routine's in the same cell (above 1 = faster)"
                    : "- (glibc_memcpy not among the routines)");
     printf("%-6s %-9s %-10s %-22s %10s %9s %*s %6s %8s\n", "state", "src:dst", "size",
