@@ -43,8 +43,8 @@ static const struct cwi_profile profiles[] = {
         .name = "amd-zen3",
         .measured = "docs/RESULTS.md and docs/TUNING.md, AMD EPYC family 25 model 1",
         .nt_level = 3, .nt_num = 1, .nt_den = 4, .rep_mode = CWI_REP_ALIGNED,
-        .rep_min = 32 * KiB, .rep_max = 256 * KiB, .stream_pf_dist = 4 * KiB,
-        .stream_pf_hint = CWI_PF_NTA, .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
+        .rep_min = 32 * KiB, .rep_max = 256 * KiB, .stream_pf_dist = 0,
+        .stream_pf_hint = CWI_PF_T0, .src_mode = CWI_SRC_PREFETCHNTA | CWI_SRC_FLUSH,
         .src_pf_dist = 2 * KiB, .src_flush_back = 512, .persist_small = CWI_PERSIST_MOVNTI,
     },
     {
