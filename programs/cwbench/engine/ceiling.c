@@ -24,144 +24,156 @@ static int cmp_double(const void *a, const void *b)
 }
 
 #if defined(CWB_ARCH_X86)
-__attribute__((target("avx2"))) static uint64_t read_avx2(const unsigned char *p, size_t n)
+/* Each width's kernels are one pass over the buffers: with `rd` the loads
+ * of p, XOR-folded into four accumulators (the loads, not a dependency
+ * chain, set the pace), with `wr` streaming stores of 0x5a to q, and with
+ * both a copy's traffic in one loop, no data passed from the loads to the
+ * stores, so neither waits on the other. The flags are constants at every
+ * call: each kernel compiles to its own loop. */
+__attribute__((target("avx2"), always_inline)) static inline uint64_t
+pass_avx2(const unsigned char *p, unsigned char *q, size_t n, int rd, int wr)
 {
-    __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a;
+    __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a, v = _mm256_set1_epi8(0x5a);
     for (size_t i = 0; i + 128 <= n; i += 128) {
-        a = _mm256_xor_si256(a, _mm256_load_si256((const __m256i *)(p + i)));
-        b = _mm256_xor_si256(b, _mm256_load_si256((const __m256i *)(p + i + 32)));
-        c = _mm256_xor_si256(c, _mm256_load_si256((const __m256i *)(p + i + 64)));
-        d = _mm256_xor_si256(d, _mm256_load_si256((const __m256i *)(p + i + 96)));
+        if (rd) {
+            a = _mm256_xor_si256(a, _mm256_load_si256((const __m256i *)(p + i)));
+            b = _mm256_xor_si256(b, _mm256_load_si256((const __m256i *)(p + i + 32)));
+            c = _mm256_xor_si256(c, _mm256_load_si256((const __m256i *)(p + i + 64)));
+            d = _mm256_xor_si256(d, _mm256_load_si256((const __m256i *)(p + i + 96)));
+        }
+        if (wr) {
+            _mm256_stream_si256((__m256i *)(q + i), v);
+            _mm256_stream_si256((__m256i *)(q + i + 32), v);
+            _mm256_stream_si256((__m256i *)(q + i + 64), v);
+            _mm256_stream_si256((__m256i *)(q + i + 96), v);
+        }
     }
+    if (wr)
+        cwb_sfence();
     a = _mm256_xor_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(c, d));
     return (uint64_t)_mm256_extract_epi64(a, 0) ^ (uint64_t)_mm256_extract_epi64(a, 3);
+}
+
+__attribute__((target("avx2"))) static uint64_t read_avx2(const unsigned char *p, size_t n)
+{
+    return pass_avx2(p, NULL, n, 1, 0);
 }
 
 __attribute__((target("avx2"))) static void write_avx2(unsigned char *p, size_t n)
 {
-    __m256i v = _mm256_set1_epi8(0x5a);
-    for (size_t i = 0; i + 128 <= n; i += 128) {
-        _mm256_stream_si256((__m256i *)(p + i), v);
-        _mm256_stream_si256((__m256i *)(p + i + 32), v);
-        _mm256_stream_si256((__m256i *)(p + i + 64), v);
-        _mm256_stream_si256((__m256i *)(p + i + 96), v);
-    }
-    cwb_sfence();
+    (void)pass_avx2(NULL, p, n, 0, 1);
 }
 
-/* A copy's traffic without the copy: the loads of the read kernel and the
- * stores of the write kernel in one loop, no data passed from one to the
- * other, so neither waits on the other. */
 __attribute__((target("avx2"))) static uint64_t both_avx2(const unsigned char *p,
                                                           unsigned char *q, size_t n)
 {
-    __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a, v = _mm256_set1_epi8(0x5a);
-    for (size_t i = 0; i + 128 <= n; i += 128) {
-        a = _mm256_xor_si256(a, _mm256_load_si256((const __m256i *)(p + i)));
-        b = _mm256_xor_si256(b, _mm256_load_si256((const __m256i *)(p + i + 32)));
-        c = _mm256_xor_si256(c, _mm256_load_si256((const __m256i *)(p + i + 64)));
-        d = _mm256_xor_si256(d, _mm256_load_si256((const __m256i *)(p + i + 96)));
-        _mm256_stream_si256((__m256i *)(q + i), v);
-        _mm256_stream_si256((__m256i *)(q + i + 32), v);
-        _mm256_stream_si256((__m256i *)(q + i + 64), v);
-        _mm256_stream_si256((__m256i *)(q + i + 96), v);
+    return pass_avx2(p, q, n, 1, 1);
+}
+
+static inline __attribute__((always_inline)) uint64_t pass_sse2(const unsigned char *p,
+                                                                unsigned char *q, size_t n,
+                                                                int rd, int wr)
+{
+    __m128i a = _mm_setzero_si128(), b = a, c = a, d = a, v = _mm_set1_epi8(0x5a);
+    for (size_t i = 0; i + 64 <= n; i += 64) {
+        if (rd) {
+            a = _mm_xor_si128(a, _mm_load_si128((const __m128i *)(p + i)));
+            b = _mm_xor_si128(b, _mm_load_si128((const __m128i *)(p + i + 16)));
+            c = _mm_xor_si128(c, _mm_load_si128((const __m128i *)(p + i + 32)));
+            d = _mm_xor_si128(d, _mm_load_si128((const __m128i *)(p + i + 48)));
+        }
+        if (wr) {
+            _mm_stream_si128((__m128i *)(q + i), v);
+            _mm_stream_si128((__m128i *)(q + i + 16), v);
+            _mm_stream_si128((__m128i *)(q + i + 32), v);
+            _mm_stream_si128((__m128i *)(q + i + 48), v);
+        }
     }
-    cwb_sfence();
-    a = _mm256_xor_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(c, d));
-    return (uint64_t)_mm256_extract_epi64(a, 0) ^ (uint64_t)_mm256_extract_epi64(a, 3);
+    if (wr)
+        cwb_sfence();
+    a = _mm_xor_si128(_mm_xor_si128(a, b), _mm_xor_si128(c, d));
+    return (uint64_t)_mm_cvtsi128_si64(a);
 }
 
 static uint64_t read_sse2(const unsigned char *p, size_t n)
 {
-    __m128i a = _mm_setzero_si128(), b = a, c = a, d = a;
-    for (size_t i = 0; i + 64 <= n; i += 64) {
-        a = _mm_xor_si128(a, _mm_load_si128((const __m128i *)(p + i)));
-        b = _mm_xor_si128(b, _mm_load_si128((const __m128i *)(p + i + 16)));
-        c = _mm_xor_si128(c, _mm_load_si128((const __m128i *)(p + i + 32)));
-        d = _mm_xor_si128(d, _mm_load_si128((const __m128i *)(p + i + 48)));
-    }
-    a = _mm_xor_si128(_mm_xor_si128(a, b), _mm_xor_si128(c, d));
-    return (uint64_t)_mm_cvtsi128_si64(a);
+    return pass_sse2(p, NULL, n, 1, 0);
 }
 
 static void write_sse2(unsigned char *p, size_t n)
 {
-    __m128i v = _mm_set1_epi8(0x5a);
-    for (size_t i = 0; i + 64 <= n; i += 64) {
-        _mm_stream_si128((__m128i *)(p + i), v);
-        _mm_stream_si128((__m128i *)(p + i + 16), v);
-        _mm_stream_si128((__m128i *)(p + i + 32), v);
-        _mm_stream_si128((__m128i *)(p + i + 48), v);
-    }
-    cwb_sfence();
+    (void)pass_sse2(NULL, p, n, 0, 1);
 }
 
 static uint64_t both_sse2(const unsigned char *p, unsigned char *q, size_t n)
 {
-    __m128i a = _mm_setzero_si128(), b = a, c = a, d = a, v = _mm_set1_epi8(0x5a);
-    for (size_t i = 0; i + 64 <= n; i += 64) {
-        a = _mm_xor_si128(a, _mm_load_si128((const __m128i *)(p + i)));
-        b = _mm_xor_si128(b, _mm_load_si128((const __m128i *)(p + i + 16)));
-        c = _mm_xor_si128(c, _mm_load_si128((const __m128i *)(p + i + 32)));
-        d = _mm_xor_si128(d, _mm_load_si128((const __m128i *)(p + i + 48)));
-        _mm_stream_si128((__m128i *)(q + i), v);
-        _mm_stream_si128((__m128i *)(q + i + 16), v);
-        _mm_stream_si128((__m128i *)(q + i + 32), v);
-        _mm_stream_si128((__m128i *)(q + i + 48), v);
-    }
-    cwb_sfence();
-    a = _mm_xor_si128(_mm_xor_si128(a, b), _mm_xor_si128(c, d));
-    return (uint64_t)_mm_cvtsi128_si64(a);
+    return pass_sse2(p, q, n, 1, 1);
 }
 
 #elif defined(CWB_ARCH_A64)
-static uint64_t read_vec(const unsigned char *p, size_t n)
+/* One pass, as the x86 kernels' (pass_avx2): loads with `rd`, STNP stores
+ * with `wr`, both in one loop for a copy's traffic. */
+static inline __attribute__((always_inline)) uint64_t pass_vec(const unsigned char *p,
+                                                               unsigned char *q, size_t n,
+                                                               int rd, int wr)
 {
-    /* four independent accumulators, as the x86 kernels: the loads, not
-     * the XOR chain, set the pace */
     uint8x16_t a = vdupq_n_u8(0), b = a, c = a, d = a;
+    cwb_v128 v = cwb_v128_splat(0x5a);
     for (size_t i = 0; i + 64 <= n; i += 64) {
-        a = veorq_u8(a, vld1q_u8(p + i));
-        b = veorq_u8(b, vld1q_u8(p + i + 16));
-        c = veorq_u8(c, vld1q_u8(p + i + 32));
-        d = veorq_u8(d, vld1q_u8(p + i + 48));
+        if (rd) {
+            a = veorq_u8(a, vld1q_u8(p + i));
+            b = veorq_u8(b, vld1q_u8(p + i + 16));
+            c = veorq_u8(c, vld1q_u8(p + i + 32));
+            d = veorq_u8(d, vld1q_u8(p + i + 48));
+        }
+        if (wr)
+            cwb_nt_fill64(q + i, v);
     }
+    if (wr)
+        cwb_sfence();
     uint64x2_t r = vreinterpretq_u64_u8(veorq_u8(veorq_u8(a, b), veorq_u8(c, d)));
     return vgetq_lane_u64(r, 0) ^ vgetq_lane_u64(r, 1);
+}
+
+static uint64_t read_vec(const unsigned char *p, size_t n)
+{
+    return pass_vec(p, NULL, n, 1, 0);
 }
 
 static void write_vec(unsigned char *p, size_t n)
 {
-    cwb_v128 v = cwb_v128_splat(0x5a);
-    for (size_t i = 0; i + 64 <= n; i += 64)
-        cwb_nt_fill64(p + i, v);
-    cwb_sfence();
+    (void)pass_vec(NULL, p, n, 0, 1);
 }
 
 static uint64_t both_vec(const unsigned char *p, unsigned char *q, size_t n)
 {
-    uint8x16_t a = vdupq_n_u8(0), b = a, c = a, d = a;
-    cwb_v128 v = cwb_v128_splat(0x5a);
-    for (size_t i = 0; i + 64 <= n; i += 64) {
-        a = veorq_u8(a, vld1q_u8(p + i));
-        b = veorq_u8(b, vld1q_u8(p + i + 16));
-        c = veorq_u8(c, vld1q_u8(p + i + 32));
-        d = veorq_u8(d, vld1q_u8(p + i + 48));
-        cwb_nt_fill64(q + i, v);
-    }
-    cwb_sfence();
-    uint64x2_t r = vreinterpretq_u64_u8(veorq_u8(veorq_u8(a, b), veorq_u8(c, d)));
-    return vgetq_lane_u64(r, 0) ^ vgetq_lane_u64(r, 1);
+    return pass_vec(p, q, n, 1, 1);
 }
 #else
-static uint64_t read_vec(const unsigned char *p, size_t n)
+/* One pass of 64-bit words: loads with `rd`, stores with `wr`. */
+static inline __attribute__((always_inline)) uint64_t pass_words(const unsigned char *p,
+                                                                 unsigned char *q, size_t n,
+                                                                 int rd, int wr)
 {
     uint64_t a = 0, b = 0, c = 0, d = 0, w[4];
+    const uint64_t v[4] = {0x5a5a5a5a5a5a5a5aull, 0x5a5a5a5a5a5a5a5aull, 0x5a5a5a5a5a5a5a5aull,
+                           0x5a5a5a5a5a5a5a5aull};
     for (size_t i = 0; i + 32 <= n; i += 32) {
-        memcpy(w, p + i, sizeof w);
-        a ^= w[0], b ^= w[1], c ^= w[2], d ^= w[3];
+        if (rd) {
+            memcpy(w, p + i, sizeof w);
+            a ^= w[0], b ^= w[1], c ^= w[2], d ^= w[3];
+        }
+        if (wr)
+            memcpy(q + i, v, sizeof v);
     }
+    if (wr)
+        __asm__ volatile("" : : "r"(q) : "memory");
     return a ^ b ^ c ^ d;
+}
+
+static uint64_t read_vec(const unsigned char *p, size_t n)
+{
+    return pass_words(p, NULL, n, 1, 0);
 }
 
 /* No streaming store here: an ordinary fill, so this ceiling is the
@@ -174,16 +186,7 @@ static void write_vec(unsigned char *p, size_t n)
 
 static uint64_t both_vec(const unsigned char *p, unsigned char *q, size_t n)
 {
-    uint64_t a = 0, b = 0, c = 0, d = 0, w[4];
-    const uint64_t v[4] = {0x5a5a5a5a5a5a5a5aull, 0x5a5a5a5a5a5a5a5aull, 0x5a5a5a5a5a5a5a5aull,
-                           0x5a5a5a5a5a5a5a5aull};
-    for (size_t i = 0; i + 32 <= n; i += 32) {
-        memcpy(w, p + i, sizeof w);
-        a ^= w[0], b ^= w[1], c ^= w[2], d ^= w[3];
-        memcpy(q + i, v, sizeof v);
-    }
-    __asm__ volatile("" : : "r"(q) : "memory");
-    return a ^ b ^ c ^ d;
+    return pass_words(p, q, n, 1, 1);
 }
 #endif
 
