@@ -22,8 +22,8 @@ struct cwl_src {
 
 /* The plain loops (streaming, flushcache): the policy's streaming prefetch
  * (none on Zen 3 and Zen 5, where it cost 6-20%; prefetchnta 4 KiB ahead on
- * Zen 4, +2-14% from 16 MiB cold; prefetcht2 4 KiB ahead on the Xeon,
- * +20%). */
+ * Zen 4, +2-14% from 16 MiB cold on AMD EPYC family 25 model 17;
+ * prefetcht2 4 KiB ahead on the Xeon, +20%). */
 CWL_INLINE struct cwl_src cwl_src_plain(void)
 {
     return (struct cwl_src){CWI_POL(stream_pf_dist), 0, CWI_POL(stream_pf_hint), 0};
