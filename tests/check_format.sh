@@ -10,6 +10,9 @@
 set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 files=(
+    programs/cwbench/tune/decide.h
+    programs/cwbench/tune/decide_copy_kernels.c
+    programs/cwbench/tune/decide_hints.c
     programs/cwbench/tune/rules.c
     programs/cwbench/tune/rules.h
     src/aarch64/cpu.c

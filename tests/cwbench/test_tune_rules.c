@@ -9,7 +9,7 @@
 
 enum { NONE, PREFETCHNTA, FLUSH, BOTH };
 
-/* cache-control instructions per line, as tune.c counts them */
+/* cache-control instructions per line, as decide_hints.c counts them */
 static const int per_line[4] = {0, 1, 1, 2};
 
 /* speed and evicted fractions as the tuner's evidence line prints them:

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cwbench tune: the tuner's policy as a tuning file's settings, read from
  * cw_get_info() and put in force with cw_settings_apply(), and the
- * candidates and cells its decisions measure (tune.c). */
+ * candidates and cells its decisions measure (decide_copy_kernels.c,
+ * decide_hints.c, tune_entry.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -27,10 +27,10 @@ const char *tune_size_text(size_t v, char buf[32]);
 
 /* The tuning file (tune_file.c): its settings in order, and the writer:
  * v[k] the value of tune_keys[k] as the file spells it, why[] the evidence
- * lines (tune.c's decisions 0..5, 6 the thread count, 7 and 8 cw_memcpy's
- * copies past its own and its own copies, 9 the shape of those past its
- * own: tune_entry.c; "" for none), base
- * the profile it builds on. 0, or -1 after the message. */
+ * lines (0..5 the decisions of decide_copy_kernels.c and decide_hints.c,
+ * 6 the thread count, 7 and 8 cw_memcpy's copies past its own and its own
+ * copies, 9 the shape of those past its own: tune_entry.c; "" for none),
+ * base the profile it builds on. 0, or -1 after the message. */
 #define TUNE_N_KEYS 15
 extern const char *const tune_keys[TUNE_N_KEYS];
 /* their indexes */
