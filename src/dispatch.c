@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Dispatch: the table of implementations, the public copy entry points
- * that route each call by size and hints, and the choice of the active
- * implementation (cw_impl_select). What they route by is chosen once, at
- * start-up, and published here (src/startup.c). Compiled for the baseline
- * ISA (x86-64 = SSE2): it may run on any CPU. */
+/* Dispatch: the table of implementations, the temporal copy's entry points
+ * (cw_memcpy, cw_memmove) that route each call by size, and the choice of
+ * the active implementation (cw_impl_select). What they route by is chosen
+ * once, at start-up, and published here (src/startup.c); the entry points
+ * that write around or out of the caches, cw_copy's hints among them, read
+ * it too (src/bypass.c). Compiled for the baseline ISA (x86-64 = SSE2): it
+ * may run on any CPU. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -56,13 +58,14 @@ static void *memmove_first_use(void *dst, const void *src, size_t n);
  * first-use paths. */
 static _Atomic(cwi_copy_fn) g_memcpy_copy = memcpy_first_use;
 static _Atomic(cwi_move_fn) g_memmove_move = memmove_first_use;
-/* The non-temporal threshold. Atomic because a copy may test it while
- * another thread's start-up (or cw_settings_apply) writes it; relaxed
- * because a copy that reads the old value is still right: before start-up
- * every path below it leads to the first-use code, which waits, and
- * either side of a change copies the same bytes. A relaxed load is a
- * plain load: this costs the copies nothing. */
-static _Atomic(size_t) g_nt_threshold = SIZE_MAX;
+/* The non-temporal threshold (read by cwi_nt_threshold_now, here and in
+ * src/bypass.c). Atomic because a copy may test it while another thread's
+ * start-up (or cw_settings_apply) writes it; relaxed because a copy that
+ * reads the old value is still right: before start-up every path below it
+ * leads to the first-use code, which waits, and either side of a change
+ * copies the same bytes. A relaxed load is a plain load: this costs the
+ * copies nothing. */
+_Atomic(size_t) cwi_nt_threshold = SIZE_MAX;
 
 /* The policy's memcpy_inline as the entries test it (CWI_RETURN_IF_SMALL):
  * the largest copy they make themselves, and the smallest they make with
@@ -76,11 +79,6 @@ static struct {
 } g_inline = {32, 33};
 static uint32_t g_features;
 static const char *g_runnable[N_IMPLS + 1];
-
-static inline size_t nt_threshold(void)
-{
-    return atomic_load_explicit(&g_nt_threshold, memory_order_relaxed);
-}
 
 /* Whether a CPU with these CWI_F_* features runs impl. */
 static CWI_LOOKUP int runs_on(const struct cwi_impl *impl, uint32_t features)
@@ -152,7 +150,7 @@ void cwi_dispatch_policy_changed(void)
 
 void cwi_dispatch_set_threshold(size_t nt)
 {
-    atomic_store_explicit(&g_nt_threshold, nt, memory_order_relaxed);
+    atomic_store_explicit(&cwi_nt_threshold, nt, memory_order_relaxed);
 }
 
 const struct cwi_impl *cwi_dispatch_setup(uint32_t features)
@@ -166,19 +164,9 @@ const struct cwi_impl *cwi_dispatch_setup(uint32_t features)
     return best_runnable(features);
 }
 
-static inline const struct cwi_impl *active(void)
-{
-    const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
-    if (__builtin_expect(impl == NULL, 0)) {
-        cwi_init();
-        impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
-    }
-    return impl;
-}
-
 const struct cwi_impl *cwi_active(void)
 {
-    return active();
+    return cwi_active_row_or_init();
 }
 
 static int disjoint(const void *a, const void *b, size_t n)
@@ -213,7 +201,7 @@ __attribute__((noinline, cold, noreturn)) void cwi_size_overflow(const char *fn,
     abort();
 }
 
-/* The streaming path, taken at n >= g_nt_threshold <= CWI_MAX_COPY + 1: the
+/* The streaming path, taken at n >= cwi_nt_threshold <= CWI_MAX_COPY + 1: the
  * size check costs the small copies nothing. */
 static __attribute__((noinline)) void *copy_nt_fenced(const struct cwi_impl *impl, void *dst,
                                                       const void *src, size_t n)
@@ -225,12 +213,12 @@ static __attribute__((noinline)) void *copy_nt_fenced(const struct cwi_impl *imp
     return dst;
 }
 
-/* cw_memcpy at n >= g_nt_threshold: the row loaded here, off the path of
+/* cw_memcpy at n >= cwi_nt_threshold: the row loaded here, off the path of
  * the temporal copies (the threshold is written before the row is
  * published, so a thread may see it first: then this waits for start-up). */
 static __attribute__((noinline)) void *memcpy_streaming(void *dst, const void *src, size_t n)
 {
-    return copy_nt_fenced(active(), dst, src, n);
+    return copy_nt_fenced(cwi_active_row_or_init(), dst, src, n);
 }
 
 #if defined(__x86_64__) && defined(__SSE2__)
@@ -336,7 +324,7 @@ static inline __attribute__((always_inline)) void *memcpy_past_small(void *restr
                                                                     const void *restrict src,
                                                                     size_t n)
 {
-    if (__builtin_expect(n >= nt_threshold(), 0))
+    if (__builtin_expect(n >= cwi_nt_threshold_now(), 0))
         return memcpy_streaming(dst, src, n);
     return atomic_load_explicit(&g_memcpy_copy, memory_order_acquire)(dst, src, n);
 }
@@ -381,8 +369,8 @@ int cwi_memcpy_path(const void *dst, const void *src, size_t n)
         return CWI_PATH_INLINE;
     if (n <= CWI_MEMCPY_SMALL)
         return CWI_PATH_TEMPORAL;
-    const struct cwi_impl *impl = active();
-    int streaming = n >= nt_threshold();
+    const struct cwi_impl *impl = cwi_active_row_or_init();
+    int streaming = n >= cwi_nt_threshold_now();
     if (impl->path != NULL)
         return impl->path(dst, src, n, streaming);
     return streaming ? CWI_PATH_STREAM : CWI_PATH_TEMPORAL;
@@ -555,13 +543,13 @@ static __attribute__((noinline, cold)) void *memmove_first_use(void *dst, const 
     return cw_memmove(dst, src, n);
 }
 
-/* cw_memmove at n >= g_nt_threshold (the row loaded here, as
+/* cw_memmove at n >= cwi_nt_threshold (the row loaded here, as
  * memcpy_streaming) */
 static __attribute__((noinline)) void *memmove_large(void *dst, const void *src, size_t n)
 {
     if (__builtin_expect(n > CWI_MAX_COPY, 0))
         cwi_size_overflow("cw_memmove", n);
-    const struct cwi_impl *impl = active();
+    const struct cwi_impl *impl = cwi_active_row_or_init();
     if (disjoint(dst, src, n))
         return copy_nt_fenced(impl, dst, src, n);
     return impl->move(dst, src, n);
@@ -570,135 +558,14 @@ static __attribute__((noinline)) void *memmove_large(void *dst, const void *src,
 CWI_ENTRY void *cw_memmove(void *dst, const void *src, size_t n)
 {
     CWI_RETURN_IF_SMALL(dst, src, n);
-    if (__builtin_expect(n >= nt_threshold(), 0))
+    if (__builtin_expect(n >= cwi_nt_threshold_now(), 0))
         return memmove_large(dst, src, n);
     return atomic_load_explicit(&g_memmove_move, memory_order_acquire)(dst, src, n);
 }
 
-void *cw_memcpy_nt(void *restrict dst, const void *restrict src, size_t n)
-{
-    if (__builtin_expect(n > CWI_MAX_COPY, 0))
-        cwi_size_overflow("cw_memcpy_nt", n);
-    active()->copy_nt(dst, src, n);
-    cwi_sfence();
-    return dst;
-}
-
-void *cw_memcpy_flushcache_fn(void *restrict dst, const void *restrict src, size_t n)
-{
-    if (__builtin_expect(n > CWI_MAX_COPY, 0))
-        cwi_size_overflow("cw_memcpy_flushcache", n);
-    return active()->flushcache(dst, src, n);
-}
-
-void cw_drain(void)
-{
-    cwi_sfence();
-}
-
-void *cw_memcpy_persist(void *restrict dst, const void *restrict src, size_t n)
-{
-    if (__builtin_expect(n > CWI_MAX_COPY, 0))
-        cwi_size_overflow("cw_memcpy_persist", n);
-    active()->persist(dst, src, n);
-    cwi_sfence();
-    return dst;
-}
-
-/* ---- Persistence in place and fills ---- */
-
-/* The write-back instruction depends on the CPU's flush features alone,
- * not on the vector width, so cw_flush and cw_persist have no kernel in
- * the row: every implementation shares cwi_flush_range (src/x86/flush.c).
- * Initialised first all the same, so that the instruction is the one
- * cw_get_info() names even for a flush made before the library's
- * constructor ran (the static default is clflush). */
-void cw_flush(const void *addr, size_t n)
-{
-    if (__builtin_expect(n > CWI_MAX_COPY, 0))
-        cwi_size_overflow("cw_flush", n);
-    (void)active();
-    cwi_flush_range(addr, n);
-}
-
-void cw_persist(const void *addr, size_t n)
-{
-    if (__builtin_expect(n > CWI_MAX_COPY, 0))
-        cwi_size_overflow("cw_persist", n);
-    (void)active();
-    cwi_flush_range(addr, n);
-    cwi_sfence();
-}
-
-void *cw_memset_nt(void *dst, int c, size_t n)
-{
-    if (__builtin_expect(n > CWI_MAX_COPY, 0))
-        cwi_size_overflow("cw_memset_nt", n);
-    active()->memset_nt(dst, c, n);
-    cwi_sfence();
-    return dst;
-}
-
-void *cw_memset_flushcache(void *dst, int c, size_t n)
-{
-    if (__builtin_expect(n > CWI_MAX_COPY, 0))
-        cwi_size_overflow("cw_memset_flushcache", n);
-    return active()->memset_flushcache(dst, c, n);
-}
-
-void *cw_memset_persist(void *dst, int c, size_t n)
-{
-    if (__builtin_expect(n > CWI_MAX_COPY, 0))
-        cwi_size_overflow("cw_memset_persist", n);
-    active()->memset_persist(dst, c, n);
-    cwi_sfence();
-    return dst;
-}
-
-int cwi_hints_valid(unsigned hints)
-{
-    const unsigned known = CW_DST_NOREUSE | CW_DST_REUSE | CW_SRC_NOREUSE | CW_PERSIST;
-    if (hints & ~known)
-        return 0;
-    if ((hints & CW_DST_NOREUSE) && (hints & CW_DST_REUSE))
-        return 0;
-    if ((hints & CW_PERSIST) && (hints & CW_DST_REUSE))
-        return 0;
-    return 1;
-}
-
-void cwi_copy_hinted(void *restrict dst, const void *restrict src, size_t n, unsigned hints)
-{
-    const struct cwi_impl *impl = active();
-    if (hints & CW_PERSIST) {
-        impl->persist(dst, src, n);
-        cwi_sfence();
-    } else if (hints & CW_DST_NOREUSE) {
-        (hints & CW_SRC_NOREUSE ? impl->copy_nt_srcnta : impl->copy_nt)(dst, src, n);
-        cwi_sfence();
-    } else if (hints & CW_DST_REUSE) {
-        (hints & CW_SRC_NOREUSE ? impl->copy_srcnta : impl->copy)(dst, src, n);
-    } else if (n >= nt_threshold()) {
-        (hints & CW_SRC_NOREUSE ? impl->copy_nt_srcnta : impl->copy_nt)(dst, src, n);
-        cwi_sfence();
-    } else {
-        (hints & CW_SRC_NOREUSE ? impl->copy_srcnta : impl->copy)(dst, src, n);
-    }
-}
-
-void *cw_copy(void *restrict dst, const void *restrict src, size_t n, unsigned hints)
-{
-    if (!cwi_hints_valid(hints) || n > CWI_MAX_COPY) {
-        errno = EINVAL;
-        return NULL;
-    }
-    cwi_copy_hinted(dst, src, n, hints);
-    return dst;
-}
-
 const char *cw_impl_name(void)
 {
-    return active()->name;
+    return cwi_active_row_or_init()->name;
 }
 
 const char *const *cw_impl_list(void)

@@ -6,6 +6,7 @@
 #define CW_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -99,8 +100,10 @@ const char *cwi_memcpy_entry_name(void) CWI_HIDDEN;
 /* The largest n any entry point copies: PTRDIFF_MAX (no object is larger;
  * see cwi_size_overflow in src/dispatch.c and the header's contract). */
 #define CWI_MAX_COPY ((size_t)PTRDIFF_MAX)
-/* Prints which function was called with n > CWI_MAX_COPY and aborts. */
-CWI_HIDDEN __attribute__((noreturn)) void cwi_size_overflow(const char *fn, size_t n);
+/* Prints which function was called with n > CWI_MAX_COPY and aborts. Cold,
+ * as its definition says: the callers in other files (src/bypass.c) then
+ * keep the call out of line too, off their hot path. */
+CWI_HIDDEN __attribute__((noreturn, cold)) void cwi_size_overflow(const char *fn, size_t n);
 
 /* The ways a memcpy-shaped copy moves its bytes: what the shim's
  * CACHEWISE_STATS counts per call (src/preload/stats.c). */
@@ -417,10 +420,31 @@ CWI_HIDDEN extern pthread_mutex_t cwi_info_lock;
 CWI_HIDDEN void cwi_policy_republish(const struct cwi_policy *next);
 
 /* ---- The entry points' state (src/dispatch.c) ---- */
-CWI_HIDDEN const struct cwi_impl *cwi_active(void);
-/* The active row itself, NULL before initialisation (cwi_active() reads it
- * with acquire). cw_copy_safe's trampoline calls through it directly. */
+/* The active row itself, NULL before initialisation (read with acquire).
+ * cw_copy_safe's trampoline calls through it directly. */
 CWI_HIDDEN extern _Atomic(const struct cwi_impl *) cwi_active_row;
+/* The active row, the library initialised first where none is published
+ * yet: the entry points' way to their row (src/dispatch.c, src/bypass.c),
+ * inlined. */
+static inline const struct cwi_impl *cwi_active_row_or_init(void)
+{
+    const struct cwi_impl *impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
+    if (__builtin_expect(impl == NULL, 0)) {
+        cwi_init();
+        impl = atomic_load_explicit(&cwi_active_row, memory_order_acquire);
+    }
+    return impl;
+}
+/* The same, out of line. */
+CWI_HIDDEN const struct cwi_impl *cwi_active(void);
+/* The non-temporal threshold the entry points compare with, and its read:
+ * relaxed (why that is right, and free: at its definition in
+ * src/dispatch.c). */
+CWI_HIDDEN extern _Atomic(size_t) cwi_nt_threshold;
+static inline size_t cwi_nt_threshold_now(void)
+{
+    return atomic_load_explicit(&cwi_nt_threshold, memory_order_relaxed);
+}
 /* The row called name, or NULL; whether this CPU runs it (after
  * cwi_dispatch_setup). */
 CWI_HIDDEN const struct cwi_impl *cwi_impl_find(const char *name);
@@ -485,7 +509,7 @@ CWI_HIDDEN const char *cwi_flush_select(uint32_t features);
 /* Store fence. */
 CWI_HIDDEN void cwi_sfence(void);
 
-/* cw_copy hint handling shared with cw_copy_safe (src/dispatch.c). */
+/* cw_copy hint handling shared with cw_copy_safe (src/bypass.c). */
 CWI_HIDDEN int cwi_hints_valid(unsigned hints);
 CWI_HIDDEN void cwi_copy_hinted(void *restrict dst, const void *restrict src, size_t n,
                                 unsigned hints);

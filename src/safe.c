@@ -420,7 +420,7 @@ static cwi_copy_fn forward_copy(const struct cwi_impl *row)
 
 /* Every armed copy but the fast path's: cw_copy()'s engine with the given
  * hints. In sanitizer builds the same choice as cwi_copy_hinted
- * (src/dispatch.c), made among the uninstrumented twin of the active row's
+ * (src/bypass.c), made among the uninstrumented twin of the active row's
  * kernels, whose temporal copy is the forward one. */
 #if defined(CWI_SAFE_UNINSTRUMENTED)
 static const struct cwi_impl *twin(const struct cwi_impl *row)

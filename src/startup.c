@@ -10,7 +10,7 @@
  * (the built-in profiles), src/tuning_file.c (which tuning file, and its
  * lines), src/settings.c (the settings and their values), src/env.c (the
  * environment, read once, and secure mode); the entry points the result
- * is published to: src/dispatch.c. cw_memcpy's IFUNC resolver reads
+ * is published to: src/dispatch.c (and src/bypass.c). cw_memcpy's IFUNC resolver reads
  * CACHEWISE_IMPL itself, before any of this can run (src/x86/early.c).
  *
  * Runs once (pthread_once), from the library's constructor or from the

@@ -17,6 +17,7 @@ files=(
     programs/cwbench/tune/rules.h
     src/aarch64/cpu.c
     src/aarch64/neon.c
+    src/bypass.c
     src/cpu.c
     src/cpu_portable.c
     src/env.c
