@@ -8,15 +8,11 @@
 #include <stdio.h>
 
 #include "tune/candidates.h"
+#include "tune/decide.h"
 #include "tune/tune_entry.h"
 #include "cachewise.h"
 
 #if defined(__x86_64__)
-
-static void say(const char *phase, size_t i, size_t n)
-{
-    fprintf(stderr, "cwbench tune: %s (%zu/%zu)\n", phase, i, n);
-}
 
 static void *op_memcpy(void *d, const void *s, size_t n)
 {
@@ -71,7 +67,7 @@ static int vote_hot_grid(struct cwb_engine *e, struct tune_cand c[2], const size
         for (size_t i = 0; i < ns; i++) {
             struct cwb_spec sp = tune_hot_spec(sizes[i], offs[o][0], offs[o][1]);
             struct tune_cell cl;
-            say(phase, o * ns + i + 1, no * ns);
+            tune_say(phase, o * ns + i + 1, no * ns);
             if (tune_measure_cell(e, &sp, c, 2, &cl) != 0)
                 return -1;
             vote_add(v, &cl);
@@ -132,7 +128,7 @@ int tune_memcpy_inline(struct cwb_engine *e, struct tune_policy *pol, char *why,
     size_t len = (size_t)snprintf(why, cap, "64/32 hot:");
     for (size_t k = 0; k < ncells; k++) {
         struct tune_cell cl;
-        say("cw_memcpy's own copies", k + 1, ncells);
+        tune_say("cw_memcpy's own copies", k + 1, ncells);
         int rc;
         if (k < ns * no) {
             size_t o = k / ns, i = k % ns;
