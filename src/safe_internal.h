@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by src/safe.c, src/safe_signals.c and the safe instances of the
- * copy kernels (src/safe_generic.c, src/x86/safe_<isa>.c): cw_copy_safe's
- * signal plumbing, its forward copies and its sanitizer-build kernels. Each
- * defines _GNU_SOURCE before including it. */
+/* Shared by src/safe.c, src/safe_fault.c, src/safe_signals.c and the safe
+ * instances of the copy kernels (src/safe_generic.c, src/x86/safe_<isa>.c):
+ * cw_copy_safe's signal plumbing, its forward copies and its sanitizer-build
+ * kernels (the armed copy itself: src/safe_frame.h). Each defines
+ * _GNU_SOURCE before including it. */
 #ifndef CW_SAFE_INTERNAL_H
 #define CW_SAFE_INTERNAL_H
 
@@ -12,7 +13,7 @@
 
 #include "internal.h"
 
-/* cachewise's SIGSEGV/SIGBUS handler (src/safe.c) */
+/* cachewise's SIGSEGV/SIGBUS handler (src/safe_fault.c) */
 CWI_HIDDEN void cwi_safe_on_fault(int sig, siginfo_t *si, void *uc);
 /* hand a fault that is not cachewise's to the handler installed before */
 CWI_HIDDEN void cwi_safe_chain(int sig, siginfo_t *si, void *uc);

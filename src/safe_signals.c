@@ -3,7 +3,7 @@
  * and chained to the ones the program had, and what a handler that leaves
  * without sigreturn must put back (docs/SAFE.md, "The signal-handler
  * contract"). The handler itself, which tells cachewise's faults from the
- * others, is cwi_safe_on_fault in src/safe.c. */
+ * others, is cwi_safe_on_fault in src/safe_fault.c. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>

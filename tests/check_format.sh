@@ -24,6 +24,7 @@ files=(
     src/flush_portable.c
     src/generic.c
     src/ladder_blocks.h
+    src/safe_frame.h
     src/safe_generic.c
     src/safe_signals.c
     src/settings.c

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cw_copy_safe's recovery points on x86-64 Linux (src/safe.c explains the
  * design). The struct safe_frame and struct safe_tls offsets used here are
- * checked by _Static_assert in src/safe.c.
+ * checked by _Static_assert in src/safe_frame.h.
  *
  * cwi_safe_enter is the fast path where the build has safe kernels (GCC):
  * no frame, no store. The others are the general path (any flags, nested
