@@ -382,6 +382,28 @@ CWL_INLINE int cwl_lines_loop(const cwl_u8 *d, const cwl_u8 *s)
 {
     return ((uintptr_t)d & (CWL_LINE - 1)) != 0 && ((uintptr_t)s & (CWL_LINE - 1)) != 0;
 }
+/* direct-lines' 129-256 B (n in [2*W, 4*W]): cwl_ht2 with its tail stored
+ * from the end down, the last vector before the one under it (glibc's
+ * order). On AMD EPYC family 25 model 17, cw_memcpy/glibc hot at 136-256 B,
+ * medians of 16 processes a placement, each order in its own build,
+ * alternating: with both buffers off a line (3:13, 1:1, 16:48) the
+ * ascending tail read 0.93-0.99 at most sizes (geomeans 0.977-0.984) and
+ * this one 0.97-1.01 (0.992-1.002), at 0:0 and 5:0 136-152 and 208 B
+ * 0.93-0.98 -> 1.00-1.02; with only the destination off a line (0:1)
+ * 160-256 B give up 1.07-1.20 for 1.00, and random offsets 1.011 -> 1.001;
+ * the size distributions level in 12 processes a build. A plain timed loop
+ * agrees at 3:13 (160 B 0.81 -> 0.94, 256 B 0.90 -> 1.00) and at 0:1, and
+ * reads 0:0 the other way (144 and 208 B 1.03-1.10 -> 1.00)
+ * (docs/results/amd-25-17/README.md, "The tail stored downward"). */
+CWL_INLINE void cwl_ht2_tail_down(cwl_u8 *d, const cwl_u8 *s, size_t n)
+{
+    CWL_V h0 = CWL_LOADU(s), h1 = CWL_LOADU(s + CWL_W);
+    CWL_V t0 = CWL_LOADU(s + n - 2 * CWL_W), t1 = CWL_LOADU(s + n - CWL_W);
+    CWL_STOREU(d, h0);
+    CWL_STOREU(d + CWL_W, h1);
+    CWL_STOREU(d + n - CWL_W, t1);
+    CWL_STOREU(d + n - 2 * CWL_W, t0);
+}
 /* direct-lines' copies above 16 vectors: rep movsb inside the policy's
  * window, or the loop started at a line-aligned destination where that
  * saves a store (cwl_fwd_by). Out of line: inlined, its code moved the

@@ -48,7 +48,11 @@ CWL_KERNEL __attribute__((aligned(64))) void *CWL_LARGE_NAME(void *restrict dst,
         }
 #endif
         if (__builtin_expect(n <= 4 * CWL_W, 1))
+#if CWL_LARGE_LINES
+            cwl_ht2_tail_down(d, s, n);
+#else
             cwl_ht2(d, s, n);
+#endif
         else
             cwl_copy_4to8(d, s, n);
         return ret;
