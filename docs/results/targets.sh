@@ -59,7 +59,7 @@ done
 # docs/results/amd-25-17/README.md, "The tail stored downward for 129-256 B"):
 # each cell below 0.97 is measured again in 24 processes.
 echo
-echo "##### the cells above below 0.97x glibc by the median of four processes, again in 24 processes each"
+echo "##### the hot cells above that read below 0.97x glibc by the median of four processes, again in 24 processes each"
 [ ${#recheck[@]} -eq 0 ] && echo "(none)"
 for c in "${recheck[@]}"; do
     off=${c% *}
